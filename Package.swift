@@ -1,0 +1,61 @@
+// swift-tools-version:6.0
+// tbrd: Thread Border Router management service for Linux.
+// Layers (imports point down only): C shims → wrappers → domain → apps → thin executables.
+import PackageDescription
+
+let strict: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+]
+
+let package = Package(
+    name: "tbrd",
+    products: [
+        .executable(name: "tbrctl", targets: ["tbrctl"]),
+    ],
+    targets: [
+        // MARK: C shims over Debian -dev packages
+        .systemLibrary(
+            name: "CDBus", path: "Sources/CDBus", pkgConfig: "dbus-1",
+            providers: [.apt(["libdbus-1-dev"])]),
+        .systemLibrary(
+            name: "CAvahiClient", path: "Sources/CAvahiClient", pkgConfig: "avahi-client",
+            providers: [.apt(["libavahi-client-dev"])]),
+        .systemLibrary(
+            name: "CLibCrypto", path: "Sources/CLibCrypto", pkgConfig: "libcrypto",
+            providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(
+            name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]),
+
+        // MARK: basics
+        .target(name: "TBRFoundation", swiftSettings: strict),
+        .target(name: "TBRCommandLine", swiftSettings: strict),
+
+        // MARK: wrappers
+        .target(name: "DBus", dependencies: ["CDBus", "TBRFoundation"], swiftSettings: strict),
+
+        // MARK: domain
+        .target(name: "MeshCoP", dependencies: ["TBRFoundation", "CLibCrypto"], swiftSettings: strict),
+
+        // MARK: apps
+        .target(
+            name: "TBRControl",
+            dependencies: ["TBRCommandLine", "TBRFoundation", "MeshCoP"],
+            swiftSettings: strict),
+
+        // MARK: thin executables
+        .executableTarget(name: "tbrctl", dependencies: ["TBRControl"], swiftSettings: strict),
+
+        // MARK: test support and tests
+        .target(name: "TBRTestKit", dependencies: ["TBRFoundation", "DBus"], swiftSettings: strict),
+        .testTarget(name: "TBRFoundationTests", dependencies: ["TBRFoundation"], swiftSettings: strict),
+        .testTarget(name: "DBusTests", dependencies: ["DBus", "TBRTestKit"], swiftSettings: strict),
+        .testTarget(name: "MeshCoPTests", dependencies: ["MeshCoP", "TBRTestKit"], swiftSettings: strict),
+        .testTarget(
+            name: "TBRControlTests",
+            dependencies: ["TBRControl", "TBRCommandLine", "TBRTestKit"],
+            swiftSettings: strict),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,1 @@
+// The DBus wrapper module; see docs/architecture.md.

@@ -1,0 +1,1 @@
+// MeshCoP values and codecs.

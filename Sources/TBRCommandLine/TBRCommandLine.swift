@@ -1,0 +1,1 @@
+// The declarative command-tree parser.
