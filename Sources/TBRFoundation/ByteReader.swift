@@ -8,6 +8,12 @@ public struct ByteReader: Sendable {
         public let needed: Int
         /// Bytes that were left.
         public let available: Int
+        /// An end-of-input error for a read of `needed` bytes at `offset` with `available` left.
+        public init(offset: Int, needed: Int, available: Int) {
+            self.offset = offset
+            self.needed = needed
+            self.available = available
+        }
         public var description: String {
             "needed \(needed) byte(s) at offset \(offset) but only \(available) remain"
         }

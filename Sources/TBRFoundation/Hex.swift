@@ -15,9 +15,10 @@ public enum Hex {
         }
     }
 
-    private static let digits: [UInt8] = Array("0123456789abcdef".utf8)
+    @usableFromInline static let digits: [UInt8] = Array("0123456789abcdef".utf8)
 
     /// Lower-case hex of `bytes`, two digits per byte, no separators.
+    @inlinable
     public static func encode<Bytes: Sequence>(_ bytes: Bytes) -> String where Bytes.Element == UInt8 {
         var out: [UInt8] = []
         out.reserveCapacity(bytes.underestimatedCount * 2)
@@ -30,6 +31,7 @@ public enum Hex {
 
     /// Bytes of hex `text`. Accepts upper and lower case and an optional `0x` prefix; surrounding
     /// whitespace is ignored. Throws ``DecodeError`` for anything else.
+    @inlinable
     public static func decode(_ text: some StringProtocol) throws(DecodeError) -> [UInt8] {
         var utf8 = Array(text.utf8)
         while let last = utf8.last, last == 0x20 || last == 0x0a || last == 0x0d || last == 0x09 { utf8.removeLast() }
@@ -53,8 +55,8 @@ public enum Hex {
         return out
     }
 
-    @inline(__always)
-    private static func nibble(_ c: UInt8) -> UInt8? {
+    @inlinable @inline(__always)
+    static func nibble(_ c: UInt8) -> UInt8? {
         switch c {
         case 0x30...0x39: c - 0x30
         case 0x41...0x46: c - 0x41 + 10

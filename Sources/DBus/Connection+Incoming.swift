@@ -1,0 +1,43 @@
+internal import CDBus
+
+// Routing of every incoming message, called by the libdbus filter on the connection's queue.
+
+extension Connection {
+    static let localPath = ObjectPath(unchecked: "/org/freedesktop/DBus/Local")
+    static let localInterface = InterfaceName(unchecked: "org.freedesktop.DBus.Local")
+
+    func receive(_ decoded: Result<Message, DBusValueError>) -> DBusHandlerResult {
+        let message: Message
+        switch decoded {
+        case .success(let m): message = m
+        case .failure(let error):
+            logger.warning("dropping a message that could not be decoded", [("error", "\(error)")])
+            return DBUS_HANDLER_RESULT_NOT_YET_HANDLED
+        }
+        switch message.kind {
+        case .methodReturn, .error:
+            guard let call = pendingCalls.removeValue(forKey: message.replySerial) else {
+                return DBUS_HANDLER_RESULT_NOT_YET_HANDLED
+            }
+            call.timeout?.cancel()
+            if message.kind == .error {
+                let text: String = if case .string(let s)? = message.body.first { s } else { "" }
+                call.continuation.resume(throwing: DBusError(message.errorName ?? .failed, text))
+            } else {
+                call.continuation.resume(returning: message)
+            }
+            releaseCallSlot()
+            return DBUS_HANDLER_RESULT_HANDLED
+        case .signal:
+            if message.interface == Connection.localInterface, message.member?.rawValue == "Disconnected" {
+                logger.notice("disconnected from the bus")
+                shutDown(reason: .disconnected("the bus closed the connection"))
+                return DBUS_HANDLER_RESULT_HANDLED
+            }
+            deliverSignal(message)
+            return DBUS_HANDLER_RESULT_NOT_YET_HANDLED
+        case .methodCall:
+            return dispatchMethodCall(message) ? DBUS_HANDLER_RESULT_HANDLED : DBUS_HANDLER_RESULT_NOT_YET_HANDLED
+        }
+    }
+}

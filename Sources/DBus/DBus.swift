@@ -1,1 +1,0 @@
-// The DBus wrapper module; see docs/architecture.md.

@@ -1,0 +1,146 @@
+import DBus
+import TBRTestKit
+import Testing
+
+@Suite struct CallTests {
+    static let failing: Interface = Interface(Pair.interface, methods: [
+        Method("Fail", inputs: [Argument("name", .string)]) { call in
+            let name: String = try call.argument(0)
+            throw DBusError(try ErrorName(name), "it failed on purpose")
+        },
+        Method("Crash") { _ in
+            struct Oops: Error, CustomStringConvertible { var description: String { "something broke" } }
+            throw Oops()
+        },
+        Method("Sleep", inputs: [Argument("ms", .uint32)], outputs: [Argument("slept", .boolean)]) { call in
+            let ms: UInt32 = try call.argument(0)
+            try await Task.sleep(for: .milliseconds(Int(ms)))
+            return [.bool(true)]
+        },
+        Method("Add", inputs: [Argument("a", .int32), Argument("b", .int32)], outputs: [Argument("sum", .int32)]) { call in
+            let a: Int32 = try call.argument(0)
+            let b: Int32 = try call.argument(1)
+            return [.int32(a &+ b)]
+        },
+    ])
+
+    @Test func errorRepliesKeepNameAndMessage() async throws {
+        try await withPair([Self.failing]) { pair in
+            await #expect(throws: DBusError(ErrorName("io.openthread.Error.Busy"), "it failed on purpose")) {
+                try await pair.remote.call("Fail", [.string("io.openthread.Error.Busy")])
+            }
+            await #expect(throws: DBusError(.failed, "something broke")) { try await pair.remote.call("Crash") }
+        }
+    }
+
+    @Test func unknownMethodsObjectsAndBadArgumentsGetStandardErrors() async throws {
+        try await withPair([Self.failing]) { pair in
+            func name(_ body: () async throws -> Void) async -> ErrorName? {
+                do { try await body() } catch let e as DBusError { return e.name } catch { return nil }
+                return nil
+            }
+            #expect(await name { _ = try await pair.remote.call("Nope") } == .unknownMethod)
+            #expect(await name { _ = try await pair.remote.call("Add", [.string("x")]) } == .invalidArgs)
+            #expect(await name { _ = try await pair.remote.call("Add", [.int32(1)]) } == .invalidArgs)
+            let elsewhere = RemoteObject(connection: pair.client, destination: Pair.name, path: "/nothing/here", interface: Pair.interface)
+            #expect(await name { _ = try await elsewhere.call("Add", [.int32(1), .int32(2)]) } == .unknownObject)
+            let nobody = RemoteObject(connection: pair.client, destination: "io.tbrd.Nobody", path: Pair.path, interface: Pair.interface)
+            #expect(await name { _ = try await nobody.call("Add", [.int32(1), .int32(2)]) } == .serviceUnknown)
+            let r1 = try await pair.remote.call("Add", [.int32(.max), .int32(1)])
+            #expect(r1 == [.int32(.min)])
+        }
+    }
+
+    @Test func timeoutGivesNoReplyAndLateReplyIsIgnored() async throws {
+        try await withPair([Self.failing]) { pair in
+            let start = ContinuousClock.now
+            await #expect {
+                try await pair.remote.call("Sleep", [.uint32(1500)], timeout: .milliseconds(200))
+            } throws: { error in
+                (error as? DBusError)?.name == .noReply
+            }
+            let waited = ContinuousClock.now - start
+            #expect(waited >= .milliseconds(200) && waited < .milliseconds(1400))
+            try await Task.sleep(for: .milliseconds(1500))  // the late reply arrives and must be dropped
+            let r2 = try await pair.remote.call("Add", [.int32(2), .int32(3)])
+            #expect(r2 == [.int32(5)])
+        }
+    }
+
+    @Test func cancellingTheTaskCancelsTheCall() async throws {
+        try await withPair([Self.failing]) { pair in
+            let remote = pair.remote
+            let task = Task { try await remote.call("Sleep", [.uint32(5000)]) }
+            try await Task.sleep(for: .milliseconds(100))
+            let start = ContinuousClock.now
+            task.cancel()
+            await #expect(throws: CancellationError.self) { try await task.value }
+            #expect(ContinuousClock.now - start < .seconds(1))
+        }
+    }
+
+    @Test func thousandConcurrentCallsAreAllAnsweredCorrectly() async throws {
+        try await withPair([Self.failing]) { pair in
+            let remote = pair.remote
+            let results = try await withThrowingTaskGroup(of: (Int32, [DBusValue]).self) { group in
+                for i in Int32(0)..<1000 {
+                    group.addTask { (i, try await remote.call("Add", [.int32(i), .int32(i * 2)])) }
+                }
+                var all: [(Int32, [DBusValue])] = []
+                for try await r in group { all.append(r) }
+                return all
+            }
+            #expect(results.count == 1000)
+            for (i, reply) in results { #expect(reply == [.int32(i * 3)]) }
+        }
+    }
+
+    @Test func peerVanishingMidCallFailsTheCallWithoutHanging() async throws {
+        try await withPair([Self.failing]) { pair in
+            let remote = pair.remote
+            let task = Task { try await remote.call("Sleep", [.uint32(10_000)]) }
+            try await Task.sleep(for: .milliseconds(200))
+            await pair.server.close()
+            let start = ContinuousClock.now
+            await #expect {
+                try await task.value
+            } throws: { error in
+                (error as? DBusError)?.name == .noReply
+            }
+            #expect(ContinuousClock.now - start < .seconds(2))
+            // The client connection survives and keeps working.
+            let r3 = try await pair.client.listNames()
+            #expect(r3.contains(pair.client.uniqueName))
+        }
+    }
+
+    @Test func closingTheConnectionFailsOutstandingCalls() async throws {
+        try await withPair([Self.failing]) { pair in
+            let remote = pair.remote
+            let task = Task { try await remote.call("Sleep", [.uint32(10_000)]) }
+            try await Task.sleep(for: .milliseconds(100))
+            await pair.client.close()
+            await #expect {
+                try await task.value
+            } throws: { error in
+                (error as? DBusError)?.name == .disconnected
+            }
+            await #expect(throws: DBusError.self) { try await remote.call("Add", [.int32(1), .int32(1)]) }
+        }
+    }
+
+    @Test func busDaemonDyingDisconnectsCleanly() async throws {
+        let bus = try PrivateBus()
+        let c = try await Connection(bus: .address(bus.address))
+        let stream = try await c.signals(matching: MatchRule(interface: "io.tbrd.Nothing1"))
+        bus.stop()
+        var ended = false
+        do {
+            for try await _ in stream {}
+        } catch let e as DBusError {
+            ended = e.name == .disconnected
+        }
+        #expect(ended)
+        #expect(await !c.isConnected)
+    }
+}
