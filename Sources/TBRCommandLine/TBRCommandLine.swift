@@ -1,1 +1,0 @@
-// The declarative command-tree parser.

@@ -1,0 +1,57 @@
+import Foundation
+import MeshCoP
+import TBRCommandLine
+import TBRFoundation
+
+/// What a running command works with: the console and tbrctl's global options.
+struct CommandContext: Sendable {
+    /// Where output goes and input comes from.
+    let console: any Console
+    /// `--json`: print JSON for scripts instead of text for people.
+    let json: Bool
+
+    /// The context for a command parsed into `values`, talking to `console`.
+    init(console: any Console, values: ParsedValues) {
+        self.console = console
+        self.json = values.flag(ArgumentSpec.json.name)
+    }
+
+    /// Writes `line` and a newline to standard output.
+    func write(_ line: String) {
+        console.write(line.hasSuffix("\n") ? line : line + "\n", to: .standardOutput)
+    }
+
+    /// Writes `value` to standard output as JSON: sorted keys, camelCase names, secrets redacted unless
+    /// `revealSecrets` (see MeshCoP's `Secrets`).
+    /// - Throws: an `EncodingError` from the value's encoder.
+    func writeJSON(_ value: some Encodable, revealSecrets: Bool = false) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+        encoder.userInfo[.revealSecrets] = revealSecrets
+        write(String(decoding: try encoder.encode(value), as: UTF8.self))
+    }
+
+    /// The bytes of a hex argument, or of the hex on standard input when the argument is `-`.
+    /// - Parameters:
+    ///   - word: the argument as given.
+    ///   - what: what the bytes are, for messages, e.g. "the dataset".
+    /// - Throws: ``ControlError`` (65) when the text is not hex or standard input is empty or unreadable.
+    func bytes(fromHexArgument word: String, describing what: String) throws(ControlError) -> [UInt8] {
+        var text = word
+        if word == "-" {
+            do {
+                text = String(decoding: try console.readStandardInput(), as: UTF8.self)
+            } catch {
+                throw .failure("cannot read \(what) from standard input: \(error)")
+            }
+            guard text.contains(where: { !$0.isWhitespace }) else {
+                throw .dataError("standard input is empty; expected \(what) as hex")
+            }
+        }
+        do {
+            return try Hex.decode(text)
+        } catch {
+            throw .dataError("\(what) is not hex: \(error)")
+        }
+    }
+}
