@@ -54,3 +54,9 @@ install: build
 
 clean:
 	rm -rf .build
+
+fuzz-smoke:
+	fuzz/run.sh dataset 20 && fuzz/run.sh txt 20
+
+fuzz:
+	fuzz/run.sh dataset $(FUZZ_SECONDS) && fuzz/run.sh txt $(FUZZ_SECONDS)
