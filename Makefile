@@ -18,7 +18,7 @@ DEB_PACKAGES = pkg-config libdbus-1-dev libavahi-client-dev libssl-dev libsqlite
                dbus-daemon dbus-bin systemd avahi-daemon avahi-utils nftables iproute2 \
                python3 python3-venv python3-dbus util-linux procps
 
-.PHONY: all deps build test test-unit fuzz-smoke fuzz bench demo install clean
+.PHONY: all deps build test fuzz-smoke fuzz bench demo install clean
 
 all: build
 
@@ -41,10 +41,13 @@ build: deps
 	$(SWIFT) build $(SWIFT_FLAGS)
 
 test: build
-	$(SWIFT) test $(SWIFT_FLAGS)
+	$(SWIFT) build --build-tests $(SWIFT_FLAGS)
+	$(SWIFT) test --skip-build $(SWIFT_FLAGS)
+	$(MAKE) --no-print-directory fuzz-smoke
 
 bench: deps
-	bench/run
+	bench/dbus.sh
+	bench/meshcop.sh
 
 demo: deps
 	@echo "make demo arrives with the daemon (issue 6); nothing to demonstrate yet." >&2; exit 1
@@ -53,7 +56,7 @@ install: build
 	@echo "make install arrives with the daemon (issue 6)." >&2; exit 1
 
 clean:
-	rm -rf .build
+	rm -rf .build fuzz/build bench/build
 
 fuzz-smoke:
 	fuzz/run.sh dataset 20 && fuzz/run.sh txt 20

@@ -12,6 +12,7 @@ let package = Package(
     name: "tbrd",
     products: [
         .executable(name: "tbrctl", targets: ["tbrctl"]),
+        .executable(name: "otbr-sim", targets: ["otbr-sim"]),
     ],
     targets: [
         // MARK: C shims over Debian -dev packages
@@ -37,6 +38,7 @@ let package = Package(
 
         // MARK: domain
         .target(name: "MeshCoP", dependencies: ["TBRFoundation", "CLibCrypto"], swiftSettings: strict),
+        .target(name: "OpenThreadBR", dependencies: ["DBus", "MeshCoP", "TBRFoundation"], swiftSettings: strict),
 
         // MARK: apps
         .target(
@@ -44,14 +46,28 @@ let package = Package(
             dependencies: ["TBRCommandLine", "TBRFoundation", "MeshCoP"],
             swiftSettings: strict),
 
+        .target(
+            name: "OTBRSimulator",
+            dependencies: ["DBus", "OpenThreadBR", "MeshCoP", "TBRFoundation", "TBRCommandLine"],
+            swiftSettings: strict),
+
         // MARK: thin executables
         .executableTarget(name: "tbrctl", dependencies: ["TBRControl"], swiftSettings: strict),
+        .executableTarget(name: "otbr-sim", dependencies: ["OTBRSimulator"], swiftSettings: strict),
+
+        // MARK: benchmarks (make bench)
+        .executableTarget(
+            name: "dbus-bench", dependencies: ["DBus"], path: "Benchmarks/DBusBench", swiftSettings: strict),
 
         // MARK: test support and tests
         .target(name: "TBRTestKit", dependencies: ["TBRFoundation", "DBus"], swiftSettings: strict),
         .testTarget(name: "TBRFoundationTests", dependencies: ["TBRFoundation"], swiftSettings: strict),
         .testTarget(name: "DBusTests", dependencies: ["DBus", "TBRTestKit"], swiftSettings: strict),
         .testTarget(name: "MeshCoPTests", dependencies: ["MeshCoP", "TBRTestKit"], swiftSettings: strict),
+        .testTarget(
+            name: "OpenThreadBRTests",
+            dependencies: ["OpenThreadBR", "OTBRSimulator", "DBus", "MeshCoP", "TBRTestKit"],
+            swiftSettings: strict),
         .testTarget(
             name: "TBRControlTests",
             dependencies: ["TBRControl", "TBRCommandLine", "TBRTestKit"],

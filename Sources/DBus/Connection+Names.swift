@@ -19,6 +19,12 @@ public struct NameOwnerChange: Sendable, Equatable {
     public var oldOwner: String?
     /// The new owner's unique name, nil if the name is now unowned.
     public var newOwner: String?
+
+    public init(name: String, oldOwner: String?, newOwner: String?) {
+        self.name = name
+        self.oldOwner = oldOwner
+        self.newOwner = newOwner
+    }
 }
 
 extension Connection {

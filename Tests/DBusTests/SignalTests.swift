@@ -1,0 +1,129 @@
+import DBus
+import TBRTestKit
+import Testing
+
+@Suite struct SignalTests {
+    static let member: MemberName = "Tick"
+
+    /// The number of match rules the bus holds for `connection` (dbus-daemon's Debug.Stats interface).
+    static func matchRules(of connection: Connection, asking observer: Connection) async throws -> UInt32 {
+        let reply = try await observer.call(
+            destination: .bus, path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus.Debug.Stats",
+            member: "GetConnectionStats", arguments: [.string(connection.uniqueName)])
+        let stats = try reply[0].decode(as: [String: DBusValue].self)
+        return try stats["MatchRules"]!.decode(as: UInt32.self)
+    }
+
+    @Test func signalsArriveInOrder() async throws {
+        try await withPair([]) { pair in
+            let stream = try await pair.client.signals(matching: MatchRule(sender: Pair.name, interface: Pair.interface, member: Self.member))
+            for i in UInt32(0)..<500 {
+                try await pair.server.emit(path: Pair.path, interface: Pair.interface, member: Self.member, arguments: [.uint32(i)])
+            }
+            var seen: [UInt32] = []
+            for try await s in stream {
+                seen.append(try s.arguments[0].decode(as: UInt32.self))
+                #expect(s.path == Pair.path)
+                #expect(s.sender == pair.server.uniqueName)
+                if seen.count == 500 { break }
+            }
+            #expect(seen == Array(0..<500))
+            #expect(stream.droppedCount == 0)
+        }
+    }
+
+    @Test func cancellingASubscriptionRemovesItsMatchRule() async throws {
+        try await withPair([]) { pair in
+            let observer = try await Connection(bus: .address(pair.bus.address))
+            let before = try await Self.matchRules(of: pair.client, asking: observer)
+            let rule = MatchRule(path: Pair.path, interface: Pair.interface, member: Self.member)
+            let delivered = Box(0)
+            let consumer = Task {
+                let stream = try await pair.client.signals(matching: rule)
+                for try await _ in stream { await delivered.set(await delivered.value + 1) }
+            }
+            // Wait until the rule is registered, then prove delivery works.
+            var during = before
+            for _ in 0..<200 where during == before {
+                try await Task.sleep(for: .milliseconds(10))
+                during = try await Self.matchRules(of: pair.client, asking: observer)
+            }
+            #expect(during == before + 1)
+            try await pair.server.emit(path: Pair.path, interface: Pair.interface, member: Self.member)
+            for _ in 0..<200 where await delivered.value == 0 { try await Task.sleep(for: .milliseconds(10)) }
+            #expect(await delivered.value == 1)
+
+            consumer.cancel()
+            _ = await consumer.result
+            var after = during
+            for _ in 0..<200 where after != before {
+                try await Task.sleep(for: .milliseconds(10))
+                after = try await Self.matchRules(of: pair.client, asking: observer)
+            }
+            #expect(after == before)
+            // Signals sent after cancellation reach nobody.
+            try await pair.server.emit(path: Pair.path, interface: Pair.interface, member: Self.member)
+            try await Task.sleep(for: .milliseconds(100))
+            #expect(await delivered.value == 1)
+            await observer.close()
+        }
+    }
+
+    @Test func droppingAStreamRemovesItsMatchRule() async throws {
+        try await withPair([]) { pair in
+            let observer = try await Connection(bus: .address(pair.bus.address))
+            let before = try await Self.matchRules(of: pair.client, asking: observer)
+            do {
+                let stream = try await pair.client.signals(matching: MatchRule(interface: Pair.interface))
+                #expect(try await Self.matchRules(of: pair.client, asking: observer) == before + 1)
+                _ = stream
+            }
+            var after = before + 1
+            for _ in 0..<200 where after != before {
+                try await Task.sleep(for: .milliseconds(10))
+                after = try await Self.matchRules(of: pair.client, asking: observer)
+            }
+            #expect(after == before)
+            await observer.close()
+        }
+    }
+
+    @Test func wellKnownSenderFollowsItsOwnerAndIgnoresImpostors() async throws {
+        try await withPair([]) { pair in
+            let impostor = try await Connection(bus: .address(pair.bus.address))
+            let stream = try await pair.client.signals(matching: MatchRule(sender: Pair.name, interface: Pair.interface))
+            try await impostor.emit(path: Pair.path, interface: Pair.interface, member: Self.member, arguments: [.string("impostor")])
+            try await pair.server.emit(path: Pair.path, interface: Pair.interface, member: Self.member, arguments: [.string("owner")])
+            // The name moves to another connection: its signals now count.
+            await pair.server.close()
+            #expect(try await impostor.requestName(Pair.name) == .primaryOwner)
+            try await impostor.emit(path: Pair.path, interface: Pair.interface, member: Self.member, arguments: [.string("new owner")])
+            var got: [String] = []
+            for try await s in stream {
+                got.append(try s.arguments[0].decode(as: String.self))
+                if got.count == 2 { break }
+            }
+            #expect(got == ["owner", "new owner"])
+            await impostor.close()
+        }
+    }
+
+    @Test func slowConsumersDropAndCountBeyondTheBuffer() async throws {
+        try await withPair([]) { pair in
+            let stream = try await pair.client.signals(matching: MatchRule(interface: Pair.interface), bufferLimit: 10)
+            for i in UInt32(0)..<50 {
+                try await pair.server.emit(path: Pair.path, interface: Pair.interface, member: Self.member, arguments: [.uint32(i)])
+            }
+            // A round trip through the bus guarantees all 50 signals were delivered to the client first.
+            _ = try await pair.client.listNames()
+            try await Task.sleep(for: .milliseconds(50))
+            var first: [UInt32] = []
+            for try await s in stream {
+                first.append(try s.arguments[0].decode(as: UInt32.self))
+                if first.count == 10 { break }
+            }
+            #expect(first == Array(0..<10))
+            #expect(stream.droppedCount == 40)
+        }
+    }
+}
