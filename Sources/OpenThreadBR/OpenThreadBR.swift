@@ -1,0 +1,1 @@
+// The typed otbr-agent client (in progress).
