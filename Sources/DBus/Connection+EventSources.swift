@@ -1,5 +1,6 @@
 internal import CDBus
 internal import Dispatch
+internal import Glibc
 
 // libdbus's main-loop integration: watches become DispatchSources on the connection's queue, timeouts
 // become Dispatch timers, and a change of dispatch status schedules one drain of the incoming queue.
@@ -77,21 +78,37 @@ extension ConnectionHandle {
 }
 
 /// One libdbus watch and its Dispatch source. libdbus owns the box through `dbus_watch_set_data`.
-final class WatchBox {
+final class WatchBox: @unchecked Sendable {
+    // @unchecked: libdbus calls add/remove/toggled with its connection lock held, so they never run
+    // at once; the kick block reads `removed` on the connection's queue, where removal also happens.
     let source: any DispatchSourceProtocol
+    let watch: OpaquePointer
+    let writable: Bool
+    unowned let handle: ConnectionHandle
     var suspended = true
+    var removed = false
 
-    private init(source: any DispatchSourceProtocol) { self.source = source }
+    private init(source: any DispatchSourceProtocol, watch: OpaquePointer, writable: Bool, handle: ConnectionHandle) {
+        self.source = source
+        self.watch = watch
+        self.writable = writable
+        self.handle = handle
+    }
 
     static func add(_ watch: OpaquePointer, handle: ConnectionHandle) -> dbus_bool_t {
-        let fd = dbus_watch_get_unix_fd(watch)
         let flags = dbus_watch_get_flags(watch)
         let writable = flags & tbrd_dbus_watch_writable != 0
+        // libdispatch multiplexes all sources of one fd on Linux, and suspending the write source (which
+        // libdbus toggles on every blocked send, from any thread) can lose the read source's readiness.
+        // The write source therefore watches a duplicate of the socket, closed when the source ends.
+        let fd = writable ? dup(dbus_watch_get_unix_fd(watch)) : dbus_watch_get_unix_fd(watch)
+        guard fd >= 0 else { return 0 }
         let source: any DispatchSourceProtocol =
             writable
             ? DispatchSource.makeWriteSource(fileDescriptor: fd, queue: handle.queue)
             : DispatchSource.makeReadSource(fileDescriptor: fd, queue: handle.queue)
-        let box = WatchBox(source: source)
+        if writable { source.setCancelHandler { close(fd) } }
+        let box = WatchBox(source: source, watch: watch, writable: writable, handle: handle)
         let condition = writable ? tbrd_dbus_watch_writable : tbrd_dbus_watch_readable
         source.setEventHandler { [unowned handle] in
             guard !handle.isClosed else { return }
@@ -110,6 +127,7 @@ final class WatchBox {
     static func remove(_ watch: OpaquePointer) {
         guard let data = dbus_watch_get_data(watch) else { return }
         let box = Unmanaged<WatchBox>.fromOpaque(data).takeUnretainedValue()
+        box.removed = true
         box.source.cancel()
         if box.suspended { box.source.resume() }
         box.suspended = false
@@ -119,7 +137,23 @@ final class WatchBox {
     static func toggled(_ watch: OpaquePointer) {
         guard let data = dbus_watch_get_data(watch) else { return }
         let box = Unmanaged<WatchBox>.fromOpaque(data).takeUnretainedValue()
-        if dbus_watch_get_enabled(watch) != 0 { box.resume() } else { box.suspend() }
+        if dbus_watch_get_enabled(watch) != 0 {
+            box.resume()
+            // libdbus enables the write watch when a message sent from another thread could not be
+            // written at once (that thread found the I/O path busy). A resumed write source does not
+            // always report a socket that was already writable, so write once on the queue now.
+            if box.writable { box.kick() }
+        } else {
+            box.suspend()
+        }
+    }
+
+    private func kick() {
+        handle.queue.async { [weak self] in
+            guard let self, !self.removed, !self.handle.isClosed, dbus_watch_get_enabled(self.watch) != 0 else { return }
+            _ = dbus_watch_handle(self.watch, tbrd_dbus_watch_writable)
+            self.handle.drain()
+        }
     }
 
     private func suspend() {

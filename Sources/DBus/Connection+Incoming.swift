@@ -16,18 +16,15 @@ extension Connection {
         }
         switch message.kind {
         case .methodReturn, .error:
-            guard let call = pendingCalls.removeValue(forKey: message.replySerial) else {
-                return DBUS_HANDLER_RESULT_NOT_YET_HANDLED
-            }
-            call.timeout?.cancel()
+            let result: Result<Message, any Error>
             if message.kind == .error {
                 let text: String = if case .string(let s)? = message.body.first { s } else { "" }
-                call.continuation.resume(throwing: DBusError(message.errorName ?? .failed, text))
+                result = .failure(DBusError(message.errorName ?? .failed, text))
             } else {
-                call.continuation.resume(returning: message)
+                result = .success(message)
             }
-            releaseCallSlot()
-            return DBUS_HANDLER_RESULT_HANDLED
+            return registry.complete(replySerial: message.replySerial, with: result)
+                ? DBUS_HANDLER_RESULT_HANDLED : DBUS_HANDLER_RESULT_NOT_YET_HANDLED
         case .signal:
             if message.interface == Connection.localInterface, message.member?.rawValue == "Disconnected" {
                 logger.notice("disconnected from the bus")

@@ -21,12 +21,8 @@ public actor Connection {
     public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
 
     // MARK: state (actor-isolated)
-    var pendingCalls: [UInt32: PendingCall] = [:]
-    /// Calls waiting for a free in-flight slot, oldest first.
-    var slotWaiters: [(id: UInt64, continuation: CheckedContinuation<Void, any Error>)] = []
-    var nextSlotWaiterID: UInt64 = 1
-    /// Slots handed to woken waiters that have not sent yet.
-    var reservedSlots = 0
+    /// Calls awaiting replies (shared with callers' threads).
+    let registry: CallRegistry
     /// At most this many calls await replies at once; more wait their turn here instead of being refused
     /// by the bus (`LimitsExceeded`: dbus-daemon allows 128 pending replies per connection by default).
     public nonisolated let maxCallsInFlight: Int
@@ -60,6 +56,7 @@ public actor Connection {
         self.bus = bus
         self.logger = logger
         self.maxCallsInFlight = max(1, maxCallsInFlight)
+        self.registry = CallRegistry(maxInFlight: max(1, maxCallsInFlight), queue: executor.queue)
         self.uniqueName = await withCheckedContinuation { cont in
             executor.queue.async { cont.resume(returning: handle.uniqueName) }
         }
@@ -85,15 +82,7 @@ public actor Connection {
     func shutDown(reason: DBusError) {
         guard isOpen else { return }
         isOpen = false
-        let calls = pendingCalls
-        pendingCalls.removeAll()
-        for (_, call) in calls {
-            call.timeout?.cancel()
-            call.continuation.resume(throwing: reason)
-        }
-        let waiters = slotWaiters
-        slotWaiters.removeAll()
-        for w in waiters { w.continuation.resume(throwing: reason) }
+        registry.close(with: reason)
         let subs = subscriptions
         subscriptions.removeAll()
         for (_, sub) in subs { sub.continuation.finish(throwing: reason) }
@@ -103,21 +92,9 @@ public actor Connection {
         removeEventSources()
     }
 
-    // MARK: sending
-
-    /// Sends a message built by `build`, returning its serial.
+    /// Sends from the actor (replies, errors).
     func send(_ message: OutgoingMessage) throws(DBusError) -> UInt32 {
         guard isOpen else { throw .disconnected() }
-        var serial: UInt32 = 0
-        guard dbus_connection_send(handle.raw, message.raw, &serial) != 0 else {
-            throw DBusError(.noMemory, "libdbus could not queue the message")
-        }
-        return serial
+        return try handle.send(message)
     }
-}
-
-/// A call waiting for its reply.
-struct PendingCall {
-    let continuation: CheckedContinuation<Message, any Error>
-    let timeout: DispatchWorkItem?
 }

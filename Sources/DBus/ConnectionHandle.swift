@@ -49,6 +49,16 @@ final class ConnectionHandle: @unchecked Sendable {
         return DBusError(name, message.isEmpty ? context : "\(context): \(message)")
     }
 
+    /// Queues `message` for sending, from any thread (libdbus locks the connection itself). Callers
+    /// check that the connection is open first (``CallRegistry/isOpen`` or the actor's state).
+    func send(_ message: OutgoingMessage) throws(DBusError) -> UInt32 {
+        var serial: UInt32 = 0
+        guard dbus_connection_send(raw, message.raw, &serial) != 0 else {
+            throw DBusError(.noMemory, "libdbus could not queue the message")
+        }
+        return serial
+    }
+
     /// Runs `body` on the owning connection's executor, if the connection still exists.
     func onQueue(_ body: @escaping @Sendable (isolated Connection) -> Void) {
         queue.async { [self] in

@@ -18,7 +18,7 @@ import Testing
         try await withPair([]) { pair in
             let stream = try await pair.client.signals(matching: MatchRule(sender: Pair.name, interface: Pair.interface, member: Self.member))
             for i in UInt32(0)..<500 {
-                try await pair.server.emit(path: Pair.path, interface: Pair.interface, member: Self.member, arguments: [.uint32(i)])
+                try pair.server.emit(path: Pair.path, interface: Pair.interface, member: Self.member, arguments: [.uint32(i)])
             }
             var seen: [UInt32] = []
             for try await s in stream {
@@ -38,18 +38,17 @@ import Testing
             let before = try await Self.matchRules(of: pair.client, asking: observer)
             let rule = MatchRule(path: Pair.path, interface: Pair.interface, member: Self.member)
             let delivered = Box(0)
+            let subscribed = Box(false)
             let consumer = Task {
                 let stream = try await pair.client.signals(matching: rule)
+                await subscribed.set(true)
                 for try await _ in stream { await delivered.set(await delivered.value + 1) }
             }
-            // Wait until the rule is registered, then prove delivery works.
-            var during = before
-            for _ in 0..<200 where during == before {
-                try await Task.sleep(for: .milliseconds(10))
-                during = try await Self.matchRules(of: pair.client, asking: observer)
-            }
+            // Once signals(matching:) has returned, the rule is on the bus; then prove delivery works.
+            for _ in 0..<200 where await !subscribed.value { try await Task.sleep(for: .milliseconds(10)) }
+            let during = try await Self.matchRules(of: pair.client, asking: observer)
             #expect(during == before + 1)
-            try await pair.server.emit(path: Pair.path, interface: Pair.interface, member: Self.member)
+            try pair.server.emit(path: Pair.path, interface: Pair.interface, member: Self.member)
             for _ in 0..<200 where await delivered.value == 0 { try await Task.sleep(for: .milliseconds(10)) }
             #expect(await delivered.value == 1)
 
@@ -62,7 +61,7 @@ import Testing
             }
             #expect(after == before)
             // Signals sent after cancellation reach nobody.
-            try await pair.server.emit(path: Pair.path, interface: Pair.interface, member: Self.member)
+            try pair.server.emit(path: Pair.path, interface: Pair.interface, member: Self.member)
             try await Task.sleep(for: .milliseconds(100))
             #expect(await delivered.value == 1)
             await observer.close()
@@ -92,12 +91,14 @@ import Testing
         try await withPair([]) { pair in
             let impostor = try await Connection(bus: .address(pair.bus.address))
             let stream = try await pair.client.signals(matching: MatchRule(sender: Pair.name, interface: Pair.interface))
-            try await impostor.emit(path: Pair.path, interface: Pair.interface, member: Self.member, arguments: [.string("impostor")])
-            try await pair.server.emit(path: Pair.path, interface: Pair.interface, member: Self.member, arguments: [.string("owner")])
+            try impostor.emit(path: Pair.path, interface: Pair.interface, member: Self.member, arguments: [.string("impostor")])
+            try pair.server.emit(path: Pair.path, interface: Pair.interface, member: Self.member, arguments: [.string("owner")])
             // The name moves to another connection: its signals now count.
+            let released = try await pair.client.nameOwnerChanges(of: Pair.name)
             await pair.server.close()
+            for try await change in released where change.newOwner == nil { break }
             #expect(try await impostor.requestName(Pair.name) == .primaryOwner)
-            try await impostor.emit(path: Pair.path, interface: Pair.interface, member: Self.member, arguments: [.string("new owner")])
+            try impostor.emit(path: Pair.path, interface: Pair.interface, member: Self.member, arguments: [.string("new owner")])
             var got: [String] = []
             for try await s in stream {
                 got.append(try s.arguments[0].decode(as: String.self))
@@ -112,7 +113,7 @@ import Testing
         try await withPair([]) { pair in
             let stream = try await pair.client.signals(matching: MatchRule(interface: Pair.interface), bufferLimit: 10)
             for i in UInt32(0)..<50 {
-                try await pair.server.emit(path: Pair.path, interface: Pair.interface, member: Self.member, arguments: [.uint32(i)])
+                try pair.server.emit(path: Pair.path, interface: Pair.interface, member: Self.member, arguments: [.uint32(i)])
             }
             // A round trip through the bus guarantees all 50 signals were delivered to the client first.
             _ = try await pair.client.listNames()
