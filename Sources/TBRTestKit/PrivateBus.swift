@@ -8,7 +8,7 @@ public final class PrivateBus: Sendable {
     public let address: String
     /// The temporary directory holding the config and the socket.
     public let directory: URL
-    private let process: ChildProcess
+    private let process: TestProcess
 
     /// Everything is allowed: tests exercise behaviour, not policy (policy tests pass their own rules).
     public static let permissivePolicy = """
@@ -21,9 +21,12 @@ public final class PrivateBus: Sendable {
           </policy>
         """
 
-    /// Starts `dbus-daemon` with `policy` (XML `<policy>` elements) and optional `<include>` files.
+    /// Starts `dbus-daemon` with `policy` (XML `<policy>` elements) and optional `<include>` files, and
+    /// waits (without blocking a thread) until it listens.
     /// - Throws: ``TestKitError`` if dbus-daemon is missing or does not start: tests fail, never skip.
-    public init(policy: String = PrivateBus.permissivePolicy, includes: [String] = [], extraConfig: String = "") throws {
+    public static func start(
+        policy: String = PrivateBus.permissivePolicy, includes: [String] = [], extraConfig: String = ""
+    ) async throws -> PrivateBus {
         let daemon = try Executables.find("dbus-daemon", package: "dbus-daemon")
         let dir = try TemporaryDirectory.make(prefix: "tbrd-bus")
         let socket = dir.appendingPathComponent("socket").path
@@ -41,20 +44,26 @@ public final class PrivateBus: Sendable {
             """
         let configURL = dir.appendingPathComponent("bus.conf")
         try config.write(to: configURL, atomically: true, encoding: .utf8)
-
-        let p = try ChildProcess(
+        let p = try TestProcess(
             daemon, ["--config-file=\(configURL.path)", "--nofork", "--nopidfile", "--print-address=1", "--nosyslog"],
-            stderrPath: dir.appendingPathComponent("daemon.log").path)
+            directory: dir)
         // The daemon prints its address once it listens.
-        let line = p.readLine()
-        guard let line, line.hasPrefix("unix:") else {
-            p.stop(signal: SIGKILL)
-            let log = (try? String(contentsOf: dir.appendingPathComponent("daemon.log"), encoding: .utf8)) ?? ""
-            throw TestKitError("dbus-daemon did not start (config \(configURL.path)): \(log)")
+        let deadline = ContinuousClock.now.advanced(by: .seconds(10))
+        while ContinuousClock.now < deadline {
+            if let line = p.stdout.split(separator: "\n").first, line.hasPrefix("unix:") {
+                return PrivateBus(address: String(line), directory: dir, process: p)
+            }
+            if !p.isRunning { break }
+            try await Task.sleep(for: .milliseconds(2))
         }
-        self.address = line
-        self.directory = dir
-        self.process = p
+        _ = await p.terminate(signal: SIGKILL)
+        throw TestKitError("dbus-daemon did not start (config \(configURL.path)): \(p.stderr)")
+    }
+
+    private init(address: String, directory: URL, process: TestProcess) {
+        self.address = address
+        self.directory = directory
+        self.process = process
     }
 
     /// The PID of the daemon.
@@ -62,7 +71,12 @@ public final class PrivateBus: Sendable {
 
     /// Kills the daemon and removes its directory. Idempotent.
     public func stop() {
-        process.stop()
+        if process.isRunning {
+            kill(process.pid, SIGTERM)
+            // dbus-daemon exits within milliseconds of SIGTERM; reap it (TestProcess's deinit SIGKILLs
+            // and reaps it if it has not).
+            for _ in 0..<500 where process.isRunning { usleep(1000) }
+        }
         try? FileManager.default.removeItem(at: directory)
     }
 
@@ -73,23 +87,7 @@ public final class PrivateBus: Sendable {
 public func withPrivateBus<R>(
     policy: String = PrivateBus.permissivePolicy, _ body: (PrivateBus) async throws -> R
 ) async throws -> R {
-    let bus = try PrivateBus(policy: policy)
+    let bus = try await PrivateBus.start(policy: policy)
     defer { bus.stop() }
     return try await body(bus)
-}
-
-extension FileHandle {
-    /// Reads one line (without the newline), or nil at end of file. Byte by byte with read(2), retrying
-    /// on EINTR, so nothing past the line is consumed.
-    func readLine() -> String? {
-        var bytes: [UInt8] = []
-        var b: UInt8 = 0
-        while true {
-            let n = Glibc.read(fileDescriptor, &b, 1)
-            if n < 0 && errno == EINTR { continue }
-            guard n == 1 else { return bytes.isEmpty ? nil : String(decoding: bytes, as: UTF8.self) }
-            if b == 0x0a { return String(decoding: bytes, as: UTF8.self) }
-            bytes.append(b)
-        }
-    }
 }

@@ -130,7 +130,7 @@ import Testing
     }
 
     @Test func busDaemonDyingDisconnectsCleanly() async throws {
-        let bus = try PrivateBus()
+        let bus = try await PrivateBus.start()
         let c = try await Connection(bus: .address(bus.address))
         let stream = try await c.signals(matching: MatchRule(interface: "io.tbrd.Nothing1"))
         bus.stop()
