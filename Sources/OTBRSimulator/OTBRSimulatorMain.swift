@@ -1,3 +1,74 @@
+internal import Dispatch
+import DBus
+import TBRCommandLine
+import TBRFoundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The entry point of `otbr-sim`: parses the command line, puts the simulated agents on the bus, and
+/// runs until SIGTERM or SIGINT. The executable calls ``main(arguments:)``.
 public enum OTBRSimulatorMain {
-    public static func main(arguments: [String]) async -> Int32 { 0 }
+    /// The version printed by `otbr-sim --version`.
+    public static let version = "0.1.0"
+
+    /// Runs `otbr-sim` with `arguments` (without the program name).
+    /// - Returns: the exit status: 0 after a signal, 64 usage, 69 bus unreachable.
+    public static func main(arguments: [String]) async -> Int32 {
+        let command: SimulatorCommand
+        do {
+            switch try CommandParser(root: SimulatorCommand.self).parse(arguments) {
+            case .help(let text):
+                write(text, to: 1)
+                return ExitCode.success.rawValue
+            case .version(let line):
+                write(line + "\n", to: 1)
+                return ExitCode.success.rawValue
+            case .command(let parsed, _):
+                guard let c = parsed as? SimulatorCommand else { return ExitCode.usage.rawValue }
+                command = c
+            }
+        } catch {
+            write("otbr-sim: \(error.message)\n", to: 2)
+            if let hint = error.helpHint { write(hint + "\n", to: 2) }
+            return ExitCode.usage.rawValue
+        }
+        let logger = Logger(
+            label: "otbr-sim", minimumLevel: command.verbose ? .debug : .info, sink: StandardErrorSink(syslogPrefix: false))
+        // A reader that goes away must not kill the agents with SIGPIPE.
+        signal(SIGPIPE, SIG_IGN)
+        let signals = SignalWaiter()
+        var agents: [SimulatedAgent] = []
+        for configuration in command.configurations {
+            let agent = SimulatedAgent(configuration: configuration, bus: command.bus, logger: logger)
+            do {
+                try await agent.start()
+            } catch {
+                write("otbr-sim: cannot start \(configuration.interfaceName.busName) on the \(command.bus) bus: \(error)\n", to: 2)
+                for started in agents { await started.stop() }
+                return ExitCode.unavailable.rawValue
+            }
+            agents.append(agent)
+            write("ready \(configuration.interfaceName.busName)\n", to: 1)
+        }
+        let signal = await signals.next()
+        logger.info("stopping", [("signal", "\(signal)")])
+        for agent in agents { await agent.stop() }
+        return ExitCode.success.rawValue
+    }
+
+    /// Writes `text` to file descriptor `fd` at once (standard output is read line by line by tests).
+    static func write(_ text: String, to fd: Int32) {
+        var bytes = Array(text.utf8)
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes.withUnsafeMutableBytes { Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                return
+            }
+            offset += n
+        }
+    }
 }

@@ -1,0 +1,74 @@
+import MeshCoP
+
+/// The dataset decisions OpenThread and OTBR make, on TLV bytes.
+enum DatasetRules {
+    /// The TLVs of `bytes` if they decode (`otDatasetSetActiveTlvs` refuses the rest with InvalidArgs).
+    static func decode(_ bytes: [UInt8]) -> OperationalDataset? { try? OperationalDataset(bytes: bytes) }
+
+    /// `otDatasetIsValid(tlvs, active)`: decodes and is a complete, usable Active dataset.
+    static func isValidActive(_ bytes: [UInt8]) -> Bool {
+        OperationalDataset.validate(bytes: bytes, as: .active).isEmpty
+    }
+
+    /// Whether a node with this stored dataset can form or attach to a network on its own (the simulator
+    /// has no other node to learn a partial dataset from).
+    static func canAttach(_ bytes: [UInt8]?) -> Bool {
+        guard let bytes, !bytes.isEmpty else { return false }
+        return isValidActive(bytes)
+    }
+
+    /// The same TLVs regardless of order (`AreDatasetTlvsEqualToLocalDatasetTlvs`).
+    static func sameTLVs(_ a: [UInt8], _ b: [UInt8]?) -> Bool {
+        guard let b, let x = decode(a), let y = decode(b) else { return false }
+        // A decoded dataset has each TLV type at most once.
+        return Dictionary(uniqueKeysWithValues: x.tlvs.map { ($0.type, $0.value) })
+            == Dictionary(uniqueKeysWithValues: y.tlvs.map { ($0.type, $0.value) })
+    }
+
+    /// `noNeedRejoin` of `RcpHost::Join`: same channel, network key and extended PAN ID.
+    static func sameNetwork(_ a: [UInt8], _ b: [UInt8]?) -> Bool {
+        guard let b, let x = decode(a), let y = decode(b) else { return false }
+        return x.channel == y.channel && x.networkKey == y.networkKey && x.extendedPANID == y.extendedPANID
+    }
+
+    /// `otDatasetAffectsConnectivity` as the simulator models it: the channel, PAN ID, extended PAN ID,
+    /// network key or mesh-local prefix differ from the stored dataset. Without a stored dataset nothing
+    /// is affected (the dataset is simply stored).
+    static func affectsConnectivity(_ new: [UInt8], current: [UInt8]?) -> Bool {
+        guard let current, !current.isEmpty, let x = decode(new), let y = decode(current) else { return false }
+        return x.channel != y.channel || x.panID != y.panID || x.extendedPANID != y.extendedPANID
+            || x.networkKey != y.networkKey || x.meshLocalPrefix != y.meshLocalPrefix
+    }
+
+    /// `ThreadHelper::ProcessDatasetForMigration`: refuses a dataset that already has a Pending Timestamp
+    /// or Delay Timer, or no room for them, and appends Pending Timestamp = now and Delay Timer.
+    static func forMigration(_ bytes: [UInt8], delayMs: UInt32, wallTime: Double) -> [UInt8]? {
+        guard let dataset = decode(bytes), !dataset.contains(.pendingTimestamp), !dataset.contains(.delayTimer),
+            bytes.count + 10 + 6 <= OperationalDataset.maximumLength
+        else { return nil }
+        let seconds = UInt64(max(0, wallTime))
+        let nanos = UInt32((wallTime - Double(seconds)) * 1e9)
+        let stamp = Timestamp(unixSeconds: seconds, nanoseconds: nanos) ?? Timestamp(rawValue: 0)
+        var w = bytes
+        w += [TLVType.pendingTimestamp.rawValue, 8] + stamp.tlvValue
+        w += [TLVType.delayTimer.rawValue, 4] + DelayTimer(milliseconds: delayMs).tlvValue
+        return w
+    }
+
+    /// The active dataset a pending dataset becomes when its delay expires: without its Pending
+    /// Timestamp and Delay Timer.
+    static func activated(fromPending bytes: [UInt8]) -> [UInt8] {
+        guard var dataset = decode(bytes) else { return bytes }
+        dataset.remove(.pendingTimestamp)
+        dataset.remove(.delayTimer)
+        return dataset.encoded()
+    }
+
+    /// The leader's verdict on a MGMT_*_SET carrying `new`: `Rejected` unless its Active Timestamp is
+    /// newer than the stored one's.
+    static func leaderAccepts(_ new: [UInt8], current: [UInt8]?) -> Bool {
+        guard let current, let y = decode(current), let old = y.activeTimestamp else { return true }
+        guard let x = decode(new), let stamp = x.activeTimestamp else { return false }
+        return stamp > old
+    }
+}

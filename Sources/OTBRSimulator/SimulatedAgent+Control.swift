@@ -1,0 +1,85 @@
+public import DBus
+import OpenThreadBR
+
+/// `io.tbrd.Simulator1` at `/io/tbrd/Simulator/<if>`: what a test or a demo does to the simulated
+/// border router that a real one would see from the outside world (a commissioner using the ePSKc, a
+/// crash, a different build).
+extension SimulatedAgent {
+    /// The control interface's name.
+    public static let controlInterfaceName: InterfaceName = "io.tbrd.Simulator1"
+
+    private nonisolated func control(
+        _ name: MemberName, _ inputs: [Argument] = [], _ outputs: [Argument] = [],
+        _ body: @escaping @Sendable (SimulatedAgent, MethodCall) async throws -> [DBusValue]
+    ) -> Method {
+        Method(name, inputs: inputs, outputs: outputs) { [weak self] call in
+            guard let self else { throw DBusError(.failed, "the simulated agent is gone") }
+            return try await body(self, call)
+        }
+    }
+
+    private nonisolated func readOnly(
+        _ name: MemberName, _ type: SignatureType, _ get: @escaping @Sendable (SimulatedAgent) async -> DBusValue
+    ) -> Property {
+        Property(name, type: type, emitsChanged: .false) { [weak self] in
+            guard let self else { throw DBusError(.failed, "the simulated agent is gone") }
+            return await get(self)
+        }
+    }
+
+    /// The control object's interface.
+    nonisolated func controlInterface() -> Interface {
+        Interface(
+            Self.controlInterfaceName,
+            methods: [
+                control("UseEphemeralKey", [Argument("key", .string)], [Argument("accepted", .boolean)]) { a, c in
+                    [.bool(await a.useEphemeralKey(try c.argument(0, as: String.self)))]
+                },
+                control("ConnectCommissioner", [Argument("key", .string)], [Argument("accepted", .boolean)]) { a, c in
+                    [.bool(await a.connectCommissioner(key: try c.argument(0, as: String.self)))]
+                },
+                control("DisconnectCommissioner", [], [Argument("disconnected", .boolean)]) { a, _ in
+                    [.bool(await a.disconnectCommissioner())]
+                },
+                control("EndEphemeralKeyEarly", [], [Argument("ended", .boolean)]) { a, _ in
+                    [.bool(await a.endEphemeralKeyEarly())]
+                },
+                control("Crash", [Argument("restart_after_ms", .uint32)]) { a, c in
+                    let ms: UInt32 = try c.argument(0)
+                    await a.scheduleCrash(restartAfter: .milliseconds(Int64(ms)))
+                    return []
+                },
+                control("SetCapabilities", [Argument("nat64", .boolean), Argument("dhcp6_pd", .boolean)]) { a, c in
+                    await a.setCapabilities(SimulatedCapabilities(nat64: try c.argument(0), dhcp6PD: try c.argument(1)))
+                    return []
+                },
+                control("SetVendorInfo", [Argument("vendor_name", .string), Argument("product_name", .string)]) { a, c in
+                    await a.setVendorInfo(try c.argument(0), try c.argument(1))
+                    return []
+                },
+                control("ApplyPendingDataset", [], [Argument("applied", .boolean)]) { a, _ in
+                    [.bool(await a.applyPendingDataset())]
+                },
+            ],
+            properties: [
+                readOnly("EphemeralKeyState", .string) { a in .string(await a.runtime.epskc.state.rawValue) },
+                readOnly("ThreadEnabled", .boolean) { a in .bool(await a.runtime.threadEnabled == .enabled) },
+                readOnly("VendorName", .string) { a in .string(await a.vendorName) },
+                readOnly("ProductName", .string) { a in .string(await a.productName) },
+                readOnly("BorderAgentEnabled", .boolean) { a in .bool(await a.runtime.borderAgentEnabled) },
+                readOnly("VendorTxtEntries", .array(VendorTXTEntry.dbusType)) { a in
+                    .array(element: VendorTXTEntry.dbusType, await a.runtime.vendorTXT.map(\.dbusValue))
+                },
+            ])
+    }
+
+    /// `Crash`: answer the call, then drop off the bus at once and come back after `restartAfter`.
+    private func scheduleCrash(restartAfter: Duration) {
+        schedule(.exit, after: .milliseconds(5)) { agent in await agent.crash(restartAfter: restartAfter) }
+    }
+
+    private func setVendorInfo(_ vendor: String, _ product: String) {
+        vendorName = vendor
+        productName = product
+    }
+}

@@ -1,0 +1,311 @@
+import DBus
+import MeshCoP
+import OpenThreadBR
+
+/// The handlers of `io.openthread.BorderRouter`'s methods: argument checks as the agent makes them
+/// (`InvalidArgs`, `Parse` for `GetProperties`), then the network state machine.
+extension SimulatedAgent {
+    private static func invalidArgs() -> DBusError { OpenThreadError.invalidArgs.dbusError }
+
+    func handleAttach(_ call: MethodCall) async throws -> [DBusValue] {
+        if call.arguments.isEmpty { return try await attachWithStoredDataset() }
+        guard let a = MethodArguments.prefix(call, [.array(.byte), .uint16, .string, .uint64, .array(.byte), .uint32]),
+            case .bytes(let key) = a[0], case .uint16(let pan) = a[1], case .string(let name) = a[2],
+            case .uint64(let xpan) = a[3], case .bytes(let pskc) = a[4], case .uint32(let mask) = a[5]
+        else { throw Self.invalidArgs() }
+        guard runtime.attach == nil, runtime.joinerWaiter == nil else { throw OpenThreadError.invalidState.dbusError }
+        guard key.isEmpty || key.count == 16, pskc.isEmpty || pskc.count == 16, mask != 0,
+            let networkName = NetworkName(name)
+        else { throw Self.invalidArgs() }
+        let channels = (11...26).filter { mask & Self.channelMask & (1 << $0) != 0 }
+        guard let channel = channels.randomElement() else { throw Self.invalidArgs() }
+        var dataset: OperationalDataset
+        do {
+            dataset = try OperationalDataset.random(
+                name: networkName, channel: Channel(UInt16(channel)), panID: pan == 0xFFFF ? nil : PANID(pan),
+                extendedPANID: xpan == .max ? nil : ExtendedPANID(xpan))
+        } catch {
+            throw OpenThreadError.failed.dbusError
+        }
+        if let networkKey = NetworkKey(bytes: key) { dataset.networkKey = networkKey }
+        if let value = PSKc(bytes: pskc) { dataset.pskc = value }
+        let waiter = newWaiter()
+        runtime.attach = PendingAttach(waiter: waiter, kind: .attach, delayMs: 0, mgmtDataset: nil)
+        await storeActiveDataset(dataset.encoded(), signal: false)
+        if runtime.role.isAttached {
+            // A new dataset while attached: the node re-attaches (leader → detached → leader).
+            await setRole(.detached)
+            await emitChanged("ActiveDatasetTlvs", .bytes(dataset.encoded()))
+            scheduleAttach(after: configuration.roleDelay * 2)
+        } else if runtime.role == .detached {
+            await emitChanged("ActiveDatasetTlvs", .bytes(dataset.encoded()))
+            scheduleAttach(after: configuration.roleDelay)
+        } else {
+            await startThread()
+        }
+        return try await wait(waiter)
+    }
+
+    /// `Attach()`: Thread up with the stored dataset; answers when attached. Without a dataset the node
+    /// stays detached and the call is never answered, and later attaches fail (`InvalidState`).
+    private func attachWithStoredDataset() async throws -> [DBusValue] {
+        guard runtime.attach == nil, runtime.joinerWaiter == nil else { throw OpenThreadError.invalidState.dbusError }
+        let waiter = newWaiter()
+        runtime.attach = PendingAttach(waiter: waiter, kind: .attach, delayMs: 0, mgmtDataset: nil)
+        await startThread()
+        return try await wait(waiter)
+    }
+
+    func handleAttachAllNodesTo(_ call: MethodCall) async throws -> [DBusValue] {
+        guard let a = MethodArguments.prefix(call, [.array(.byte)]), case .bytes(let tlvs) = a[0] else {
+            throw Self.invalidArgs()
+        }
+        guard runtime.attach == nil, runtime.joinerWaiter == nil else { throw OpenThreadError.busy.dbusError }
+        guard tlvs.count <= OperationalDataset.maximumLength, DatasetRules.isValidActive(tlvs) else {
+            throw Self.invalidArgs()
+        }
+        if DatasetRules.sameTLVs(tlvs, persistent.activeDataset) {
+            await startThreadStack()
+            return [.int64(0)]
+        }
+        var data = tlvs
+        var delay: Int64 = 0
+        if DatasetRules.affectsConnectivity(tlvs, current: persistent.activeDataset) {
+            delay = 300_000
+            guard let processed = DatasetRules.forMigration(tlvs, delayMs: 300_000, wallTime: clock.wallTime()) else {
+                throw Self.invalidArgs()
+            }
+            data = processed
+        }
+        if !runtime.role.isAttached {
+            let hasActive = persistent.activeDataset != nil
+            if !hasActive { await storeActiveDataset(data, signal: false) }
+            let waiter = newWaiter()
+            runtime.attach = PendingAttach(
+                waiter: waiter, kind: .attachAllNodes, delayMs: hasActive ? delay : 0, mgmtDataset: hasActive ? data : nil)
+            await startThreadStack()
+            return try await wait(waiter)
+        }
+        guard DatasetRules.leaderAccepts(data, current: persistent.activeDataset) else {
+            throw OpenThreadError.rejected.dbusError
+        }
+        if delay == 0 {
+            await storeActiveDataset(data)
+        } else {
+            setPendingDataset(data)
+        }
+        return [.int64(delay)]
+    }
+
+    func handleJoin(_ call: MethodCall) async throws -> [DBusValue] {
+        guard let a = MethodArguments.prefix(call, [.array(.byte)]), case .bytes(let tlvs) = a[0],
+            tlvs.count <= OperationalDataset.maximumLength, DatasetRules.decode(tlvs) != nil
+        else { throw Self.invalidArgs() }
+        let waiter = newWaiter()
+        await beginJoin(tlvs, waiter: waiter)
+        return try await wait(waiter)
+    }
+
+    func handleLeaveNetwork(_ call: MethodCall) async throws -> [DBusValue] {
+        if runtime.afterDetach.contains(where: { if case .leave = $0 { true } else { false } }) {
+            throw OpenThreadError.busy.dbusError
+        }
+        let waiter = newWaiter()
+        runtime.afterDetach.append(.leave(waiter: waiter))
+        detachGracefully()
+        return try await wait(waiter)
+    }
+
+    func handleSetThreadEnabled(_ call: MethodCall) async throws -> [DBusValue] {
+        guard let a = MethodArguments.prefix(call, [.boolean]), case .bool(let on) = a[0] else { throw Self.invalidArgs() }
+        return try await setThreadEnabled(on)
+    }
+
+    func handleFactoryReset(_ call: MethodCall) async -> [DBusValue] {
+        await stopThread()
+        erasePersistentInfo()
+        await hostReset()
+        return []
+    }
+
+    func handleSetNat64Enabled(_ call: MethodCall) async throws -> [DBusValue] {
+        guard capabilities.nat64 else { throw OpenThreadError.notImplemented.dbusError }
+        guard let a = MethodArguments.prefix(call, [.boolean]), case .bool(let on) = a[0] else { throw Self.invalidArgs() }
+        await setNat64Enabled(on)
+        return []
+    }
+
+    func handleScan(_ call: MethodCall) -> [DBusValue] {
+        [.array(element: ScanResult.dbusType, [])]
+    }
+
+    func handleEnergyScan(_ call: MethodCall) throws -> [DBusValue] {
+        guard let a = MethodArguments.prefix(call, [.uint32]), case .uint32(let ms) = a[0], ms < 65535 else {
+            throw Self.invalidArgs()
+        }
+        let results = (11...26).map { EnergyScanResult(channel: UInt8($0), maxRSSI: -95 + Int8($0 % 7)).dbusValue }
+        return [.array(element: EnergyScanResult.dbusType, results)]
+    }
+
+    func handleJoinerStart(_ call: MethodCall) async throws -> [DBusValue] {
+        guard MethodArguments.prefix(call, Array(repeating: .string, count: 6)) != nil else { throw Self.invalidArgs() }
+        guard runtime.attach == nil, runtime.joinerWaiter == nil else { throw OpenThreadError.invalidState.dbusError }
+        // Joining needs a commissioner on a network in range; the simulator has none.
+        let waiter = newWaiter()
+        runtime.joinerWaiter = waiter
+        schedule(.joiner, after: .milliseconds(100)) { agent in
+            guard let waiter = await agent.takeJoinerWaiter() else { return }
+            await agent.fail(waiter, .notFound)
+        }
+        return try await wait(waiter)
+    }
+
+    func takeJoinerWaiter() -> UInt64? {
+        defer { runtime.joinerWaiter = nil }
+        return runtime.joinerWaiter
+    }
+
+    func handleJoinerStop(_ call: MethodCall) -> [DBusValue] {
+        cancelTimer(.joiner)
+        if let waiter = takeJoinerWaiter() { fail(waiter, .abort) }
+        return []
+    }
+
+    func handleRoute(_ call: MethodCall, add: Bool, onMesh: Bool) throws -> [DBusValue] {
+        let prefixType = SignatureType.structure([.array(.byte), .byte])
+        let entryType: SignatureType =
+            onMesh
+            ? .structure([prefixType, .uint16, .byte] + Array(repeating: .boolean, count: 9))
+            : .structure([prefixType, .uint16, .byte, .boolean, .boolean])
+        guard let a = MethodArguments.prefix(call, [add ? entryType : prefixType]) else { throw Self.invalidArgs() }
+        let prefix: DBusValue
+        if add, case .structure(let fields) = a[0] { prefix = fields[0] } else { prefix = a[0] }
+        guard case .structure(let p) = prefix, case .bytes(let bytes) = p[0], bytes.count == 8, case .byte(let length) = p[1],
+            length <= 64
+        else { throw Self.invalidArgs() }
+        func samePrefix(_ v: DBusValue) -> Bool {
+            if case .structure(let f) = v { return f.first == prefix }
+            return false
+        }
+        var list = onMesh ? runtime.onMeshPrefixes : runtime.externalRoutes
+        if add {
+            list.removeAll(where: samePrefix)
+            list.append(a[0])
+        } else {
+            guard list.contains(where: samePrefix) else { throw OpenThreadError.notFound.dbusError }
+            list.removeAll(where: samePrefix)
+        }
+        if onMesh { runtime.onMeshPrefixes = list } else { runtime.externalRoutes = list }
+        return []
+    }
+
+    func handleSetBorderAgentEnabled(_ call: MethodCall) throws -> [DBusValue] {
+        guard let a = MethodArguments.prefix(call, [.boolean]), case .bool(let on) = a[0] else { throw Self.invalidArgs() }
+        runtime.borderAgentEnabled = on
+        return []
+    }
+
+    /// `UpdateVendorMeshCopTxtEntries`: sizes first, then reserved keys, then `id`.
+    func handleUpdateVendorTXT(_ call: MethodCall) throws -> [DBusValue] {
+        guard let a = MethodArguments.prefix(call, [.array(VendorTXTEntry.dbusType)]), case .array(_, let items) = a[0],
+            let entries = try? items.map({ (v) throws(DBusValueError) in try VendorTXTEntry(dbusValue: v) })
+        else { throw Self.invalidArgs() }
+        var update: [String: [UInt8]] = [:]
+        for entry in entries {
+            guard !entry.key.isEmpty, entry.key.utf8.count + entry.value.count + 1 <= 255 else { throw Self.invalidArgs() }
+            update[entry.key] = entry.value
+        }
+        guard update.keys.allSatisfy({ !VendorTXTEntry.reservedKeys.contains($0) }) else { throw Self.invalidArgs() }
+        if let id = update.removeValue(forKey: "id") {
+            guard id.count == 16 else { throw Self.invalidArgs() }
+            persistent.borderAgentID = id
+            runtime.borderAgentID = id
+        }
+        runtime.vendorTXT = update.keys.sorted().map { VendorTXTEntry(key: $0, value: update[$0] ?? []) }
+        return []
+    }
+
+    func handleGetProperties(_ call: MethodCall) throws -> [DBusValue] {
+        guard let a = MethodArguments.prefix(call, [.array(.string)]), case .array(_, let items) = a[0] else {
+            throw OpenThreadError.parse.dbusError
+        }
+        var values: [DBusValue] = []
+        for item in items {
+            guard case .string(let name) = item else { throw OpenThreadError.parse.dbusError }
+            do { values.append(.variant(try propertyValue(name))) } catch { throw error.dbusError }
+        }
+        return [.array(element: .variant, values)]
+    }
+
+    func handleActivateEphemeralKeyMode(_ call: MethodCall) throws -> [DBusValue] {
+        guard configuration.epskcBuiltIn else { throw MethodArguments.unknownMethod(call) }
+        switch runtime.epskc.state {
+        case .disabled: throw OpenThreadError.notCapable.dbusError
+        case .stopped: break
+        default: throw OpenThreadError.busy.dbusError
+        }
+        guard let a = MethodArguments.prefix(call, [.uint32]), case .uint32(let lifetime) = a[0],
+            lifetime <= EphemeralKeyManager.maxLifetimeMs
+        else { throw Self.invalidArgs() }
+        let key: EphemeralKey
+        do { key = try EphemeralKey.generate() } catch { throw Self.invalidArgs() }
+        switch runtime.epskc.start(key: key.digits, lifetimeMs: lifetime, now: uptimeMs) {
+        case .success(let action):
+            applyTimer(action)
+            return [.string(key.digits)]
+        case .failure(let error):
+            throw error.dbusError
+        }
+    }
+
+    func handleDeactivateEphemeralKeyMode(_ call: MethodCall) throws -> [DBusValue] {
+        guard configuration.epskcBuiltIn else { throw MethodArguments.unknownMethod(call) }
+        guard let a = MethodArguments.prefix(call, [.boolean]), case .bool(let retain) = a[0] else {
+            throw Self.invalidArgs()
+        }
+        switch runtime.epskc.state {
+        case .disabled: throw OpenThreadError.notCapable.dbusError
+        case .stopped: return []
+        case .started: break
+        case .connected, .accepted: if retain { return [] }
+        }
+        applyTimer(runtime.epskc.stop(.localDisconnect, now: uptimeMs))
+        return []
+    }
+
+    // MARK: org.freedesktop.DBus.Properties, as the agent implements it
+
+    func handleGet(_ call: MethodCall) throws -> [DBusValue] {
+        guard let a = MethodArguments.prefix(call, [.string, .string]), case .string(let interface) = a[0],
+            case .string(let name) = a[1]
+        else { throw OpenThreadError.parse.dbusError }
+        guard interface == OTBRNames.interface.rawValue else { throw OpenThreadError.notFound.dbusError }
+        do { return [.variant(try propertyValue(name))] } catch { throw error.dbusError }
+    }
+
+    func handleSet(_ call: MethodCall) async throws -> [DBusValue] {
+        guard let a = MethodArguments.prefix(call, [.string, .string]), case .string(let interface) = a[0],
+            case .string(let name) = a[1]
+        else { throw OpenThreadError.parse.dbusError }
+        guard interface == OTBRNames.interface.rawValue else { throw OpenThreadError.notFound.dbusError }
+        let value: DBusValue? = call.arguments.count > 2 ? call.arguments[2] : nil
+        guard case .variant(let inner)? = value else {
+            // The setters read the value from a variant: anything else fails to extract.
+            if PropertyTable.all.contains(where: { $0.name.rawValue == name && $0.writable }) {
+                throw Self.invalidArgs()
+            }
+            throw OpenThreadError.notFound.dbusError
+        }
+        do { try await setProperty(name, inner) } catch { throw error.dbusError }
+        return []
+    }
+
+    func handleGetAll(_ call: MethodCall) throws -> [DBusValue] {
+        guard let a = MethodArguments.prefix(call, [.string]), case .string(let interface) = a[0] else {
+            throw OpenThreadError.parse.dbusError
+        }
+        guard interface == OTBRNames.interface.rawValue else { throw OpenThreadError.notFound.dbusError }
+        // Observed on a real agent: one getter (DnssdCounters) is not implemented and GetAll stops there.
+        throw OpenThreadError.notImplemented.dbusError
+    }
+}

@@ -1,0 +1,238 @@
+import DBus
+import MeshCoP
+import OpenThreadBR
+
+/// The network state machine: roles, datasets and the host operations of ot-br-posix's `ThreadHelper`
+/// and `RcpHost`, with the timing of the real agent scaled by the configured delays.
+extension SimulatedAgent {
+    // MARK: role
+
+    /// Changes the role, signalling it (unless the process is about to exit without a word, as on
+    /// `LeaveNetwork`), and runs what attaching or detaching triggers.
+    func setRole(_ role: DeviceRole, signal: Bool = true) async {
+        guard runtime.role != role else { return }
+        let wasAttached = runtime.role.isAttached
+        runtime.role = role
+        if role.isAttached && !wasAttached {
+            runtime.routerID = UInt8.random(in: 0...62)
+            runtime.partitionID = UInt32.random(in: 1...UInt32.max)
+        }
+        if signal { await emitChanged("DeviceRole", .string(role.wireName)) }
+        if role.isAttached && !wasAttached { await onAttached() }
+        await updateNat64()
+        await updateDhcp6()
+    }
+
+    /// `otThreadSetEnabled(true)` from disabled: detached at once (with the active dataset signalled, as
+    /// observed), leader after the role delay if the stored dataset lets the node form a network.
+    func startThread() async {
+        guard runtime.role == .disabled else { return }
+        await setRole(.detached)
+        if let dataset = persistent.activeDataset { await emitChanged("ActiveDatasetTlvs", .bytes(dataset)) }
+        scheduleAttach(after: configuration.roleDelay)
+    }
+
+    /// Schedules detached → leader, unless the node has no complete dataset (then it stays detached).
+    func scheduleAttach(after delay: Duration) {
+        guard DatasetRules.canAttach(persistent.activeDataset) else {
+            cancelTimer(.attach)
+            return
+        }
+        schedule(.attach, after: delay) { agent in await agent.attachTimerFired() }
+    }
+
+    private func attachTimerFired() async {
+        guard runtime.role == .detached else { return }
+        await setRole(.leader)
+    }
+
+    /// `otThreadSetEnabled(false)` and `otIp6SetEnabled(false)`.
+    func stopThread(signal: Bool = true) async {
+        cancelTimer(.attach)
+        await setRole(.disabled, signal: signal)
+    }
+
+    /// The node attached: answer a waiting `Attach`/`AttachAllNodesTo` (sending its management
+    /// dataset first), then a waiting `Join`.
+    private func onAttached() async {
+        if let pending = runtime.attach {
+            runtime.attach = nil
+            if let mgmt = pending.mgmtDataset {
+                if DatasetRules.leaderAccepts(mgmt, current: persistent.activeDataset) {
+                    if pending.delayMs == 0 {
+                        await storeActiveDataset(mgmt)
+                    } else {
+                        setPendingDataset(mgmt)
+                    }
+                    reply(pending.waiter, [.int64(pending.delayMs)])
+                } else {
+                    fail(pending.waiter, .rejected)
+                }
+            } else {
+                reply(pending.waiter, pending.kind == .attach ? [] : [.int64(pending.delayMs)])
+            }
+        }
+        if let join = runtime.joinWaiter {
+            runtime.joinWaiter = nil
+            reply(join)
+        }
+    }
+
+    // MARK: datasets
+
+    /// Stores `tlvs` as the active dataset, signalling `ActiveDatasetTlvs` if it changed.
+    func storeActiveDataset(_ tlvs: [UInt8], signal: Bool = true) async {
+        guard persistent.activeDataset != tlvs else { return }
+        persistent.activeDataset = tlvs
+        if signal { await emitChanged("ActiveDatasetTlvs", .bytes(tlvs)) }
+    }
+
+    /// Stores a pending dataset and schedules it to become active when its delay timer expires.
+    func setPendingDataset(_ tlvs: [UInt8]) {
+        persistent.pendingDataset = tlvs
+        schedulePendingDataset(tlvs)
+    }
+
+    func schedulePendingDataset(_ tlvs: [UInt8]) {
+        let delay = DatasetRules.decode(tlvs)?.delayTimer?.duration ?? .zero
+        schedule(.pendingDataset, after: delay) { agent in _ = await agent.applyPendingDataset() }
+    }
+
+    /// The pending dataset's delay expired (or the control interface said so): it becomes active.
+    /// - Returns: whether there was a pending dataset.
+    func applyPendingDataset() async -> Bool {
+        guard let pending = persistent.pendingDataset else { return false }
+        cancelTimer(.pendingDataset)
+        persistent.pendingDataset = nil
+        await storeActiveDataset(DatasetRules.activated(fromPending: pending))
+        return true
+    }
+
+    /// `otInstanceErasePersistentInfo`: datasets and the stored Border Agent ID are gone (the running
+    /// instance keeps its ID in memory until it restarts). No signal: there is no dataset to report.
+    func erasePersistentInfo() {
+        persistent.activeDataset = nil
+        persistent.pendingDataset = nil
+        persistent.borderAgentID = nil
+        cancelTimer(.pendingDataset)
+    }
+
+    // MARK: graceful detach
+
+    /// `otThreadDetachGracefully`: about a second when attached, at once otherwise. Callbacks queue up
+    /// in ``RuntimeState/afterDetach``.
+    func detachGracefully() {
+        guard !runtime.detaching else { return }
+        runtime.detaching = true
+        let delay = runtime.role.isAttached ? configuration.detachDelay : .zero
+        schedule(.gracefulDetach, after: delay) { agent in await agent.gracefulDetachDone() }
+    }
+
+    private func gracefulDetachDone() async {
+        runtime.detaching = false
+        let callbacks = runtime.afterDetach
+        runtime.afterDetach = []
+        if let join = runtime.joinWaiter {
+            runtime.joinWaiter = nil
+            fail(join, .abort)
+        }
+        let leaving = callbacks.contains { if case .leave = $0 { true } else { false } }
+        await stopThread(signal: !leaving)
+        for callback in callbacks {
+            switch callback {
+            case .disableThread:
+                runtime.threadEnabled = .disabled
+                if let waiter = runtime.setThreadEnabledWaiter {
+                    runtime.setThreadEnabledWaiter = nil
+                    reply(waiter)
+                }
+            case .join(let dataset, let waiter):
+                erasePersistentInfo()
+                await beginJoin(dataset, waiter: waiter)
+            case .leave(let waiter):
+                erasePersistentInfo()
+                reply(waiter)
+                // The agent flushes its reply and exits with status 7 about 20 ms later.
+                schedule(.exit, after: .milliseconds(20)) { agent in
+                    await agent.exitProcess()
+                    await agent.scheduleRestart(after: agent.configuration.restartDelay)
+                }
+            }
+        }
+    }
+
+    // MARK: host operations
+
+    /// `RcpHost::Join` from the top: state checks, the same-network shortcut, else (after a graceful
+    /// detach and erase if attached) set the dataset, start, and answer when attached.
+    func beginJoin(_ tlvs: [UInt8], waiter: UInt64) async {
+        switch runtime.threadEnabled {
+        case .disabling: return fail(waiter, .busy)
+        case .disabled: return fail(waiter, .invalidState)
+        case .enabled: break
+        }
+        if runtime.role.isAttached, DatasetRules.sameNetwork(tlvs, persistent.activeDataset) {
+            await storeActiveDataset(tlvs)
+            return reply(waiter)
+        }
+        if runtime.role != .disabled {
+            runtime.afterDetach.append(.join(dataset: tlvs, waiter: waiter))
+            detachGracefully()
+            return
+        }
+        await storeActiveDataset(tlvs)
+        await startThread()
+        if let earlier = runtime.joinWaiter { fail(earlier, .abort) }
+        runtime.joinWaiter = waiter
+    }
+
+    /// `RcpHost::SetThreadEnabled`.
+    func setThreadEnabled(_ enabled: Bool) async throws -> [DBusValue] {
+        if runtime.threadEnabled == .disabling { throw OpenThreadError.busy.dbusError }
+        if enabled {
+            guard runtime.threadEnabled != .enabled else { return [] }
+            if let dataset = persistent.activeDataset, !dataset.isEmpty, runtime.role == .disabled { await startThread() }
+            runtime.threadEnabled = .enabled
+            return []
+        }
+        runtime.threadEnabled = .disabling
+        let waiter = newWaiter()
+        runtime.setThreadEnabledWaiter = waiter
+        runtime.afterDetach.append(.disableThread)
+        detachGracefully()
+        return try await wait(waiter)
+    }
+
+    /// `ThreadHelper::StartThreadStack`: Thread up unless it already is.
+    func startThreadStack() async {
+        if runtime.role == .disabled { await startThread() }
+    }
+
+    /// `RcpHost::Reset`: a new OpenThread instance. In-memory OpenThread state starts afresh (ePSKc,
+    /// NAT64, uptime; the pending `Attach` is forgotten and never answered), the agent signals role
+    /// `disabled`, and a stored network resumes. OTBR's own state (Thread-enabled, feature flags, vendor
+    /// TXT, pending `Join`) stays.
+    func hostReset() async {
+        cancelTimer(.attach)
+        cancelTimer(.nat64)
+        cancelTimer(.epskc)
+        cancelTimer(.gracefulDetach)
+        let old = runtime
+        let id = persistent.borderAgentID ?? Self.randomBytes(16)
+        persistent.borderAgentID = id
+        var fresh = RuntimeState(started: clock.now(), borderAgentID: id, epskcEnabled: configuration.epskcEnabledAtStart)
+        fresh.threadEnabled = old.threadEnabled == .disabling ? .disabled : old.threadEnabled
+        fresh.featureFlagBytes = old.featureFlagBytes
+        fresh.vendorTXT = old.vendorTXT
+        fresh.borderAgentEnabled = old.borderAgentEnabled
+        fresh.joinWaiter = old.joinWaiter
+        fresh.lastDhcp6State = old.lastDhcp6State
+        runtime = fresh
+        for case .join(_, let waiter) in old.afterDetach { fail(waiter, .abort) }
+        for case .leave(let waiter) in old.afterDetach { fail(waiter, .abort) }
+        if let waiter = old.setThreadEnabledWaiter { reply(waiter) }
+        await emitChanged("DeviceRole", .string(DeviceRole.disabled.wireName))
+        await updateDhcp6()
+        await resumeNetwork()
+    }
+}

@@ -1,0 +1,115 @@
+public import DBus
+public import OpenThreadBR
+public import TBRFoundation
+
+/// A simulated otbr-agent (RCP mode) for one Thread interface: it exports `io.openthread.BorderRouter`
+/// at `/io/openthread/BorderRouter/<if>` under `io.openthread.BorderRouter.<if>`, with the members,
+/// signatures, error names and quirks of the real agent (see `docs/otbr-sim.md`), plus the control
+/// interface `io.tbrd.Simulator1` at `/io/tbrd/Simulator/<if>` for tests and demos.
+///
+/// The actor stands for the agent *service*: it survives the agent process's exits. `LeaveNetwork` and
+/// the control method `Crash` make the process leave the bus and come back after a delay with a new
+/// connection, a `Ready` signal and fresh in-memory state; what OpenThread persists (datasets, Border
+/// Agent ID) is kept unless erased.
+///
+/// Several agents can share one bus, in one process (one connection each):
+/// ```swift
+/// var agents: [SimulatedAgent] = []
+/// for name: ThreadInterfaceName in ["wpan0", "wpan1"] {
+///     let agent = SimulatedAgent(configuration: SimulatorConfiguration(interfaceName: name), bus: .address(address))
+///     try await agent.start()
+///     agents.append(agent)
+/// }
+/// ```
+public actor SimulatedAgent {
+    /// How the agent is built.
+    public nonisolated let configuration: SimulatorConfiguration
+    /// The bus it connects to.
+    public nonisolated let bus: Bus
+    let clock: any TBRClock
+    let logger: Logger
+
+    var persistent = PersistentState()
+    var runtime: RuntimeState
+    var capabilities: SimulatedCapabilities
+    var vendorName: String
+    var productName: String
+
+    /// The running process's connection; nil while the agent is off the bus.
+    var connection: Connection?
+    /// Counts process starts, so that timers of an earlier life do nothing.
+    var life: UInt64 = 0
+    /// Whether ``stop()`` was called: no more restarts.
+    var stopped = true
+    var timers: [TimerKey: ScheduledTimer] = [:]
+    var nextTimerToken: UInt64 = 0
+    var waiters: [UInt64: CheckedContinuation<[DBusValue], any Error>] = [:]
+    var liveWaiters: Set<UInt64> = []
+    var earlyResults: [UInt64: Result<[DBusValue], any Error>] = [:]
+    var nextWaiterID: UInt64 = 1
+
+    /// An agent built as `configuration`, for `bus`; call ``start()`` to put it on the bus.
+    /// - Parameters:
+    ///   - clock: where delays come from.
+    ///   - logger: where it logs (never keys or datasets).
+    public init(
+        configuration: SimulatorConfiguration, bus: Bus, clock: any TBRClock = SystemClock(), logger: Logger = .disabled
+    ) {
+        self.configuration = configuration
+        self.bus = bus
+        self.clock = clock
+        self.logger = logger
+        capabilities = configuration.capabilities
+        vendorName = configuration.vendorName
+        productName = configuration.productName
+        runtime = RuntimeState(started: clock.now(), borderAgentID: [], epskcEnabled: configuration.epskcEnabledAtStart)
+        if let dataset = configuration.initialDataset { persistent.activeDataset = dataset.encoded() }
+    }
+
+    /// The Thread interface.
+    public nonisolated var interfaceName: ThreadInterfaceName { configuration.interfaceName }
+
+    /// Whether the agent process is on the bus now.
+    public var isRunning: Bool { connection != nil }
+
+    /// The agent's unique bus name while it runs.
+    public var uniqueName: String? { connection?.uniqueName }
+
+    /// The current device role (for tests; clients read `DeviceRole`).
+    public var role: DeviceRole { runtime.role }
+
+    /// Puts the agent on the bus: connects, exports its objects, takes its name (replacing an existing
+    /// owner, as the real agent does) and sends `Ready`. With an initial dataset it is leader at once.
+    /// - Throws: ``DBusError`` when the bus cannot be reached or the name not taken.
+    public func start() async throws {
+        guard stopped else { return }
+        stopped = false
+        do {
+            try await startProcess(firstStart: true)
+        } catch {
+            stopped = true
+            throw error
+        }
+    }
+
+    /// Takes the agent off the bus for good: cancels its timers, fails outstanding calls and closes its
+    /// connection. Idempotent.
+    public func stop() async {
+        stopped = true
+        await exitProcess()
+        cancelTimer(.restart)
+    }
+
+    /// Drops the agent off the bus at once, as a crash would, and brings it back after `restartAfter`.
+    public func crash(restartAfter: Duration) async {
+        guard !stopped else { return }
+        await exitProcess()
+        scheduleRestart(after: restartAfter)
+    }
+
+    /// The uptime of the running process, in milliseconds (OpenThread's uptime clock).
+    var uptimeMs: UInt32 {
+        let (s, atto) = (clock.now() - runtime.started).components
+        return UInt32(truncatingIfNeeded: s * 1000 + atto / 1_000_000_000_000_000)
+    }
+}

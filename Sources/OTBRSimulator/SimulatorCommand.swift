@@ -1,0 +1,93 @@
+import DBus
+import MeshCoP
+import OpenThreadBR
+import TBRCommandLine
+
+/// `otbr-sim`: the command line, declared once; help is generated from it.
+struct SimulatorCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        name: "otbr-sim",
+        abstract: "A simulated otbr-agent: io.openthread.BorderRouter.<if> on a D-Bus bus, without radio hardware.",
+        discussion: """
+            Exports io.openthread.BorderRouter at /io/openthread/BorderRouter/<if> with the members, signatures, \
+            error names and quirks of ot-br-posix's agent in RCP mode, and the control interface \
+            io.tbrd.Simulator1 at /io/tbrd/Simulator/<if>. Prints "ready <bus name>" on standard output when \
+            each agent is on the bus, and runs until SIGTERM or SIGINT. See docs/otbr-sim.md.
+
+            Exit status: 0 stopped by a signal, 64 usage error, 69 the bus could not be reached.
+            """,
+        version: OTBRSimulatorMain.version)
+
+    static let arguments: [ArgumentSpec] = [
+        .option("bus", valueName: "system|session|ADDRESS", help: "The bus to join.", default: "system"),
+        .option(
+            "interface", valueName: "NAME", help: "Thread interface to simulate; repeat for several agents.",
+            default: "wpan0", repeatable: true),
+        .option("dataset", valueName: "HEX", help: "Start as leader of the network of this complete active dataset."),
+        .flag("no-epskc", help: "Build without ePSKc: its methods answer UnknownMethod, EphemeralKeyEnabled NotFound."),
+        .flag("epskc-disabled", help: "Start with the ePSKc feature off (EphemeralKeyEnabled false)."),
+        .flag("no-telemetry", help: "Build without the telemetry API: TelemetryData answers NotImplemented."),
+        .flag("no-nat64", help: "Build without NAT64: SetNat64Enabled and Nat64* answer NotImplemented."),
+        .flag("dhcp6-pd", help: "Build with DHCPv6 prefix delegation (Dhcp6PdState follows the feature flag)."),
+        .option("vendor", valueName: "NAME", help: "Vendor name (vn).", default: "OpenThread"),
+        .option("product", valueName: "NAME", help: "Product name (mn).", default: "BorderRouter"),
+        .option("role-delay", valueName: "MS", help: "Milliseconds from detached to leader.", default: "2000"),
+        .option("detach-delay", valueName: "MS", help: "Milliseconds a graceful detach takes.", default: "1000"),
+        .option(
+            "restart-delay", valueName: "MS", help: "Milliseconds before the agent restarts after LeaveNetwork.",
+            default: "5000"),
+        .option("nat64-delay", valueName: "MS", help: "Milliseconds until NAT64 is active on a leader.", default: "5000"),
+        .flag("verbose", help: "Log at debug level on standard error."),
+    ]
+
+    let bus: Bus
+    let configurations: [SimulatorConfiguration]
+    let verbose: Bool
+
+    init(_ values: ParsedValues) throws(UsageError) {
+        bus = Bus(argument: values.string("bus") ?? "system")
+        let words = values.strings("interface")
+        var names: [ThreadInterfaceName] = []
+        for word in words.isEmpty ? ["wpan0"] : words {
+            let name: ThreadInterfaceName
+            do throws(ThreadInterfaceName.InvalidName) {
+                name = try ThreadInterfaceName(word)
+            } catch {
+                throw UsageError(
+                    "invalid value '\(word)' for '--interface': \(error.reason) (1–15 letters, digits or '_', not starting with a digit)")
+            }
+            guard !names.contains(name) else { throw UsageError("interface '\(word)' is given more than once") }
+            names.append(name)
+        }
+        let dataset = try values.value("dataset") { (text) throws(ArgumentValueError) -> OperationalDataset in
+            let decoded: OperationalDataset
+            do throws(DatasetDecodingError) {
+                decoded = try OperationalDataset(hex: text)
+            } catch {
+                throw ArgumentValueError(error.description)
+            }
+            if let problem = decoded.validate(as: .active).first {
+                throw ArgumentValueError("not a complete active dataset: \(problem)")
+            }
+            return decoded
+        }
+        let delays = try ["role-delay", "detach-delay", "restart-delay", "nat64-delay"].map { (name) throws(UsageError) in
+            Duration.milliseconds(Int64(try values.required(name, as: UInt32.self)))
+        }
+        var built: [SimulatorConfiguration] = []
+        for name in names {
+            var c = SimulatorConfiguration(interfaceName: name)
+            c.initialDataset = dataset
+            c.epskcBuiltIn = !values.flag("no-epskc")
+            c.epskcEnabledAtStart = !values.flag("epskc-disabled")
+            c.telemetryBuiltIn = !values.flag("no-telemetry")
+            c.capabilities = SimulatedCapabilities(nat64: !values.flag("no-nat64"), dhcp6PD: values.flag("dhcp6-pd"))
+            c.vendorName = values.string("vendor") ?? c.vendorName
+            c.productName = values.string("product") ?? c.productName
+            (c.roleDelay, c.detachDelay, c.restartDelay, c.nat64Delay) = (delays[0], delays[1], delays[2], delays[3])
+            built.append(c)
+        }
+        configurations = built
+        verbose = values.flag("verbose")
+    }
+}

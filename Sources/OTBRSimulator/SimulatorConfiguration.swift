@@ -1,0 +1,46 @@
+public import MeshCoP
+public import OpenThreadBR
+
+/// How one simulated otbr-agent is built and how fast it moves.
+///
+/// The defaults are those of the agent `../otbr/README.md` observed (RCP mode, Thread 1.4, ePSKc, NAT64
+/// and telemetry built in), except that the role changes faster (2 s instead of ~7 s).
+public struct SimulatorConfiguration: Sendable {
+    /// The Thread interface: the agent is `io.openthread.BorderRouter.<if>` at
+    /// `/io/openthread/BorderRouter/<if>`.
+    public var interfaceName: ThreadInterfaceName
+    /// A stored active dataset to start with, already leader of its network (`--dataset`).
+    public var initialDataset: OperationalDataset?
+    /// Built with ePSKc (`OTBR_ENABLE_EPSKC`); without it the ePSKc methods answer `UnknownMethod` and
+    /// `EphemeralKeyEnabled` answers `NotFound` (`--no-epskc`).
+    public var epskcBuiltIn = true
+    /// Whether the ePSKc feature is on when the agent starts (OpenThread's
+    /// `..._EPHEMERAL_KEY_FEATURE_ENABLED_BY_DEFAULT`; `--epskc-disabled` turns it off).
+    public var epskcEnabledAtStart = true
+    /// Built with the telemetry API; without it `TelemetryData` answers `NotImplemented` (`--no-telemetry`).
+    public var telemetryBuiltIn = true
+    /// What the agent is built with, as its `Capabilities` property says (`--no-nat64`, `--dhcp6-pd`).
+    public var capabilities = SimulatedCapabilities()
+    /// The vendor name the agent would advertise (`vn`), `--vendor`.
+    public var vendorName = "OpenThread"
+    /// The product (model) name the agent would advertise (`mn`), `--product`.
+    public var productName = "BorderRouter"
+    /// How long a node takes from detached to leader (`--role-delay`).
+    public var roleDelay: Duration = .seconds(2)
+    /// How long a graceful detach of an attached node takes (`--detach-delay`).
+    public var detachDelay: Duration = .seconds(1)
+    /// How long systemd waits before restarting the agent after `LeaveNetwork` (`--restart-delay`).
+    public var restartDelay: Duration = .seconds(5)
+    /// How long NAT64 takes to become active once enabled on a leader (`--nat64-delay`); it is idle
+    /// after a fifth of it.
+    public var nat64Delay: Duration = .seconds(5)
+    /// The radio's factory EUI-64 (random unless given).
+    public var eui64: EUI64
+
+    /// A configuration for `interfaceName` with the defaults above.
+    public init(interfaceName: ThreadInterfaceName) {
+        self.interfaceName = interfaceName
+        var rng = SystemRandomNumberGenerator()
+        eui64 = EUI64(rawValue: 0x18B4_3000_0000_0000 | (rng.next() & 0x0000_00FF_FFFF_FFFF))
+    }
+}

@@ -1,1 +1,0 @@
-// The typed otbr-agent client (in progress).

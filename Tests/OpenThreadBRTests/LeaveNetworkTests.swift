@@ -1,0 +1,51 @@
+import DBus
+import OTBRSimulator
+import OpenThreadBR
+import Testing
+
+/// `LeaveNetwork`: the agent replies, drops off the bus, and comes back with `Ready`, role disabled,
+/// no dataset and a new Border Agent ID; the client's `leaveNetwork` returns only then.
+@Suite struct LeaveNetworkTests {
+    @Test func leaveNetworkRestartsTheAgentAndTheClientWaitsForIt() async throws {
+        try await withSimulator(configure: { $0.restartDelay = .milliseconds(300) }) { env throws in
+            try await env.formNetwork()
+            let oldID = try await env.client.read(.borderAgentID)
+            let oldOwner = try #require(try await env.connection.nameOwner(of: env.name.busName))
+            let presence = try await env.client.presence()
+            let start = ContinuousClock.now
+            try await env.client.leaveNetwork()
+            #expect(ContinuousClock.now - start >= .milliseconds(300))
+            let newOwner = try #require(try await env.connection.nameOwner(of: env.name.busName))
+            #expect(newOwner != oldOwner)
+            let events = await collect(presence, count: 3)
+            #expect(events == [.running(owner: oldOwner), .notRunning, .running(owner: newOwner)])
+            #expect(try await env.client.deviceRole() == .disabled)
+            #expect(try await env.client.activeDatasetTLVs() == nil)
+            #expect(try await env.client.read(.borderAgentID) != oldID)
+        }
+    }
+
+    @Test func leaveNetworkThroughDBusSendRepliesThenTheNameVanishesWithoutARoleSignal() async throws {
+        try await withSimulator(configure: { $0.restartDelay = .milliseconds(400) }) { env throws in
+            try await env.formNetwork()
+            let changes = try await env.client.propertyChanges()
+            let ready = try await env.client.readySignals()
+            let r = try await env.dbusSend.call("LeaveNetwork")
+            #expect(r.status == 0)
+            try await eventually("the name is gone") { try await env.connection.nameOwner(of: env.name.busName) == nil }
+            // Calls in between fail as the real agent's do: nobody owns the name.
+            #expect(try await env.dbusSend.get("DeviceRole").errorName == "org.freedesktop.DBus.Error.ServiceUnknown")
+            #expect(await agentCause { _ = try await env.client.deviceRole() } == .notRunning)
+            #expect(await collect(ready, count: 1).count == 1)
+            // The agent exits without a DeviceRole signal.
+            #expect(await collect(changes, count: 1, timeout: .milliseconds(100)).isEmpty)
+        }
+    }
+
+    @Test func leaveNetworkTimesOutWhenTheAgentDoesNotComeBack() async throws {
+        try await withSimulator(configure: { $0.restartDelay = .seconds(30) }) { env throws in
+            let cause = await agentCause { try await env.client.leaveNetwork(timeout: .milliseconds(200)) }
+            #expect(cause == .timedOut)
+        }
+    }
+}
