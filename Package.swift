@@ -13,6 +13,7 @@ let package = Package(
     products: [
         .executable(name: "tbrctl", targets: ["tbrctl"]),
         .executable(name: "otbr-sim", targets: ["otbr-sim"]),
+        .executable(name: "tbrd", targets: ["tbrd"]),
     ],
     targets: [
         // MARK: C shims over Debian -dev packages
@@ -32,13 +33,20 @@ let package = Package(
         // MARK: basics
         .target(name: "TBRFoundation", swiftSettings: strict),
         .target(name: "TBRCommandLine", swiftSettings: strict),
+        .target(name: "TBRLifecycle", dependencies: ["TBRFoundation"], swiftSettings: strict),
 
         // MARK: wrappers
         .target(name: "DBus", dependencies: ["CDBus", "TBRFoundation"], swiftSettings: strict),
+        .target(name: "Store", dependencies: ["CSQLite", "TBRFoundation"], swiftSettings: strict),
 
         // MARK: domain
         .target(name: "MeshCoP", dependencies: ["TBRFoundation", "CLibCrypto"], swiftSettings: strict),
         .target(name: "OpenThreadBR", dependencies: ["DBus", "MeshCoP", "TBRFoundation"], swiftSettings: strict),
+        .target(name: "DeviceModel", dependencies: ["MeshCoP", "TBRFoundation"], swiftSettings: strict),
+        .target(
+            name: "BorderRouterService",
+            dependencies: ["DeviceModel", "OpenThreadBR", "DBus", "MeshCoP", "TBRFoundation"],
+            swiftSettings: strict),
 
         // MARK: apps
         .target(
@@ -51,9 +59,18 @@ let package = Package(
             dependencies: ["DBus", "OpenThreadBR", "MeshCoP", "TBRFoundation", "TBRCommandLine"],
             swiftSettings: strict),
 
+        .target(
+            name: "TBRDaemon",
+            dependencies: [
+                "BorderRouterService", "DeviceModel", "OpenThreadBR", "OTBRSimulator", "Store", "DBus", "MeshCoP",
+                "TBRLifecycle", "TBRCommandLine", "TBRFoundation",
+            ],
+            swiftSettings: strict),
+
         // MARK: thin executables
         .executableTarget(name: "tbrctl", dependencies: ["TBRControl"], swiftSettings: strict),
         .executableTarget(name: "otbr-sim", dependencies: ["OTBRSimulator"], swiftSettings: strict),
+        .executableTarget(name: "tbrd", dependencies: ["TBRDaemon"], swiftSettings: strict),
 
         // MARK: benchmarks (make bench)
         .executableTarget(
@@ -67,6 +84,16 @@ let package = Package(
         .testTarget(
             name: "OpenThreadBRTests",
             dependencies: ["OpenThreadBR", "OTBRSimulator", "DBus", "MeshCoP", "TBRTestKit"],
+            swiftSettings: strict),
+        .testTarget(name: "StoreTests", dependencies: ["Store", "TBRTestKit"], swiftSettings: strict),
+        .testTarget(name: "TBRLifecycleTests", dependencies: ["TBRLifecycle", "TBRTestKit"], swiftSettings: strict),
+        .testTarget(
+            name: "DeviceModelTests",
+            dependencies: ["DeviceModel", "BorderRouterService", "OTBRSimulator", "OpenThreadBR", "DBus", "MeshCoP", "TBRTestKit"],
+            swiftSettings: strict),
+        .testTarget(
+            name: "TBRDaemonTests",
+            dependencies: ["TBRDaemon", "BorderRouterService", "DeviceModel", "OTBRSimulator", "Store", "DBus", "TBRTestKit"],
             swiftSettings: strict),
         .testTarget(
             name: "TBRControlTests",

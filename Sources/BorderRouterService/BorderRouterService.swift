@@ -1,0 +1,1 @@
+// BorderRouterService (in progress).

@@ -1,0 +1,1 @@
+// DeviceModel (in progress).

@@ -1,0 +1,1 @@
+// TBRLifecycle (in progress).

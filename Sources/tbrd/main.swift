@@ -1,0 +1,6 @@
+import TBRDaemon
+#if canImport(Glibc)
+import Glibc
+#endif
+
+exit(await TBRDaemonMain.main(arguments: Array(CommandLine.arguments.dropFirst())))
