@@ -74,7 +74,7 @@ let package = Package(
 
         // MARK: benchmarks (make bench)
         .executableTarget(
-            name: "dbus-bench", dependencies: ["DBus"], path: "Benchmarks/DBusBench", swiftSettings: strict),
+            name: "dbus-bench", dependencies: ["DBus"], path: "bench/DBusBench", swiftSettings: strict),
 
         // MARK: test support and tests
         .target(name: "TBRTestKit", dependencies: ["TBRFoundation", "DBus"], swiftSettings: strict),

@@ -1,4 +1,4 @@
-/* The libdbus baseline for bench/dbus.sh: the same round trips as Benchmarks/DBusBench, in C. */
+/* The libdbus baseline for bench/dbus.sh: the same round trips as bench/DBusBench, in C. */
 #include <dbus/dbus.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -19,7 +19,8 @@ let start = clock.now
         arguments: [.string("org.freedesktop.DBus")])
 }
 if window <= 1 {
-    for _ in 0..<calls { try await once() }
+    // Off the main actor, as a daemon's tasks are: the main queue would add a thread hop per call.
+    try await Task.detached { for _ in 0..<calls { try await once() } }.value
 } else {
     try await withThrowingTaskGroup(of: Void.self) { group in
         for _ in 0..<window {
