@@ -40,14 +40,14 @@ import Testing
     }
 
     @Test func interfaceMemberAndErrorNames() throws {
-        #expect(try InterfaceName("io.openthread.BorderRouter").rawValue == "io.openthread.BorderRouter")
+        #expect(try InterfaceName(runtime("io.openthread.BorderRouter")).rawValue == "io.openthread.BorderRouter")
         #expect(throws: DBusNameError.self) { try InterfaceName(runtime("io.open-thread")) }
         #expect(throws: DBusNameError.self) { try InterfaceName(runtime("single")) }
-        #expect(try MemberName("ActivateEphemeralKeyMode").rawValue == "ActivateEphemeralKeyMode")
+        #expect(try MemberName(runtime("ActivateEphemeralKeyMode")).rawValue == "ActivateEphemeralKeyMode")
         for bad in ["", "1Start", "Has.Dot", "has-dash", String(repeating: "a", count: 256)] {
             #expect(throws: DBusNameError.self) { try MemberName(bad) }
         }
-        #expect(try ErrorName("io.openthread.Error.NonLowpanDatatFrame").rawValue.hasSuffix("Datat" + "Frame"))
+        #expect(try ErrorName(runtime("io.openthread.Error.NonLowpanDatatFrame")).rawValue.hasSuffix("Datat" + "Frame"))
         #expect(throws: DBusNameError.self) { try ErrorName(runtime("Busy")) }
     }
 
