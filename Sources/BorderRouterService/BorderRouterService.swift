@@ -1,1 +1,171 @@
-// BorderRouterService (in progress).
+public import DBus
+public import DeviceModel
+import OpenThreadBR
+public import TBRFoundation
+
+/// The service core over otbr-agent: finds every agent on a bus and follows them coming and going,
+/// runs each router's ePSKc sessions, and backs the ``DeviceModel`` traits.
+///
+/// ```swift
+/// let service = BorderRouterService(connection: connection)
+/// try await service.withRunning { service in
+///     let device = try await service.home.device(id: "wpan0")
+///     …
+/// }
+/// ```
+///
+/// ``run()`` is the long-running part (the daemon runs it in its service group; cancelling the task
+/// stops it); ``withRunning(_:)`` runs it around a body. Routers are keyed by their Thread interface name
+/// (``DeviceModel/DeviceID``) and work independently; a router whose agent leaves the bus is kept, marked
+/// offline. A service runs once.
+public actor BorderRouterService: HomeBackend {
+    /// The bus connection the agents are reached through.
+    public nonisolated let connection: Connection
+    /// The configuration.
+    public nonisolated let configuration: BorderRouterServiceConfiguration
+    /// Where structures and their settings are kept.
+    public nonisolated let structureStore: any StructureStore
+    nonisolated let clock: any TBRClock
+    nonisolated let logger: Logger
+    nonisolated let sink: (any EpskcEventSink)?
+    nonisolated let advertisedNames: (any AdvertisedNamesSource)?
+    nonisolated let epskcBroadcaster = EventBroadcaster<EpskcEvent>()
+    nonisolated let registryBroadcaster = EventBroadcaster<RouterRegistryEvent>()
+
+    var routers: [DeviceID: ManagedRouter] = [:]
+    var phase = Phase.idle
+    var readyWaiters: [CheckedContinuation<Void, Never>] = []
+
+    enum Phase {
+        case idle
+        case starting(AsyncStream<Command>.Continuation)
+        case running(AsyncStream<Command>.Continuation)
+        case stopped
+    }
+
+    enum Command: Sendable {
+        case discovered(AgentDiscovery.Event)
+        case adopt(ManagedRouter)
+        case discoveryFailed(String)
+    }
+
+    /// A service over `connection`.
+    /// - Parameters:
+    ///   - configuration: per-router facts and timing.
+    ///   - clock: where time comes from (the session deadlines and polls).
+    ///   - logger: where the service logs (never keys or datasets).
+    ///   - eventSink: the journal that records each ePSKc event before it is streamed.
+    ///   - structureStore: where structures are kept (default: in memory).
+    ///   - advertisedNames: where routers' advertised vendor and product names come from.
+    public init(
+        connection: Connection, configuration: BorderRouterServiceConfiguration = BorderRouterServiceConfiguration(),
+        clock: any TBRClock = SystemClock(), logger: Logger = .disabled, eventSink: (any EpskcEventSink)? = nil,
+        structureStore: any StructureStore = InMemoryStructureStore(), advertisedNames: (any AdvertisedNamesSource)? = nil
+    ) {
+        self.connection = connection
+        self.configuration = configuration
+        self.clock = clock
+        self.logger = logger
+        self.sink = eventSink
+        self.structureStore = structureStore
+        self.advertisedNames = advertisedNames
+    }
+
+    /// The home over this service: `try await service.home.device(id: "wpan0")`.
+    public nonisolated var home: Home { Home(backend: self) }
+
+    // MARK: registry
+
+    /// Every router seen, online or not, sorted by id.
+    public func routerSummaries() -> [BorderRouterSummary] {
+        routers.keys.sorted().compactMap { routers[$0]?.summaryCell.value }
+    }
+
+    /// The summary of router `id` now, then each change (online, role, Border Agent ID, ePSKc session
+    /// open); nil for an unknown router.
+    public func summaryUpdates(of id: DeviceID) -> AttributeStream<BorderRouterSummary>? {
+        routers[id]?.summaryCell.stream()
+    }
+
+    /// The id of the router `text` names: a router id, a Thread interface name, or a Border Agent ID in
+    /// hex (as `tbrctl -d` takes them); nil when none matches.
+    public func resolveRouter(_ text: String) -> DeviceID? {
+        if let id = DeviceID(rawValue: text), routers[id] != nil { return id }
+        let lowered = text.lowercased()
+        return routers.values.first { $0.summaryCell.value.borderAgentID?.description.lowercased() == lowered }?.deviceID
+    }
+
+    /// Routers appearing, going online and offline, from now on (bounded; see ``DeviceModel/EventStream``).
+    public nonisolated func registryEvents(bufferLimit: Int = 256) -> EventStream<RouterRegistryEvent> {
+        registryBroadcaster.subscribe(bufferLimit: bufferLimit)
+    }
+
+    /// Every router's ePSKc events, from now on, in order per router; each already journalled by the
+    /// event sink (bounded; see ``DeviceModel/EventStream``).
+    public nonisolated func epskcEvents(bufferLimit: Int = 256) -> EventStream<EpskcEvent> {
+        epskcBroadcaster.subscribe(bufferLimit: bufferLimit)
+    }
+
+    // MARK: HomeBackend
+
+    /// Every router seen, online or not, sorted.
+    public func deviceIDs() -> [DeviceID] { routers.keys.sorted() }
+
+    /// The router `id`, its state refreshed from its agent when it is online.
+    /// - Throws: ``DeviceModel/HomeError`` `notFound`.
+    public func borderRouter(_ id: DeviceID) async throws(HomeError) -> any BorderRouterBackend {
+        guard let router = routers[id] else { throw HomeError(.notFound, "there is no border router with the id \(id)") }
+        await router.refresh()
+        return router
+    }
+
+    // MARK: ePSKc sessions across restarts
+
+    /// Recovers an ePSKc session journalled before the service restarted, so that its end is still
+    /// detected and reported (once) with the reason inferred as usual. A router not seen yet is
+    /// registered (offline until its agent appears). A session that ended meanwhile is settled at once:
+    /// from the agent's telemetry if it kept the journey, else by its deadline. Restoring the open
+    /// session again changes nothing.
+    /// - Throws: ``DeviceModel/HomeError``: `invalidArgument` for a device id that is not an interface
+    ///   name, `busy` when another session is open on the router.
+    public func restoreEpskcSession(_ record: EpskcSessionRecord) async throws(HomeError) {
+        guard let name = try? ThreadInterfaceName(record.deviceID.rawValue) else {
+            throw HomeError(.invalidArgument, "\(record.deviceID) is not a Thread interface name, so no otbr-agent serves it")
+        }
+        try await register(name).router.restore(record)
+    }
+
+    /// The open ePSKc sessions, as journal records.
+    public func openEpskcSessions() async -> [EpskcSessionRecord] {
+        var records: [EpskcSessionRecord] = []
+        for id in routers.keys.sorted() {
+            if let record = await routers[id]?.openSession() { records.append(record) }
+        }
+        return records
+    }
+
+    /// The hook for mDNS: router `id`'s `_meshcop-e._udp` service went away, so its key has ended.
+    /// Telemetry is consulted first; otherwise the end is placed at `at` (default: now).
+    public func epskcServiceWithdrawn(router id: DeviceID, at: ContinuousClock.Instant? = nil) async {
+        await routers[id]?.epskcServiceWithdrawn(at: at ?? clock.now())
+    }
+
+    // MARK: internals
+
+    /// The router for `name`, created (and announced) if new.
+    func register(_ name: ThreadInterfaceName) -> (router: ManagedRouter, isNew: Bool) {
+        let id = DeviceID(stringLiteral: name.rawValue)
+        if let existing = routers[id] { return (existing, false) }
+        let router = ManagedRouter(
+            interfaceName: name, connection: connection, configuration: configuration, clock: clock,
+            logger: logger.child("router"), sink: sink, advertisedNames: advertisedNames,
+            serviceEvents: epskcBroadcaster, registryEvents: registryBroadcaster)
+        routers[id] = router
+        registryBroadcaster.publish(.added(id))
+        switch phase {
+        case .starting(let commands), .running(let commands): commands.yield(.adopt(router))
+        case .idle, .stopped: break
+        }
+        return (router, true)
+    }
+}

@@ -72,10 +72,9 @@ import Testing
             try await env.client.setThreadEnabled(true)
             try await env.client.join(sampleDataset)
             let roles = try await env.client.roleChanges()
-            // Same channel, key and extended PAN ID: no role change.
-            let start = ContinuousClock.now
+            // Same channel, key and extended PAN ID: OK without any role change (the role sequence below
+            // starts with the current leader and then shows only the other network's rejoin).
             try await env.client.join(sampleDataset)
-            #expect(ContinuousClock.now - start < .milliseconds(50))
             // Another network: graceful detach, erase, join.
             try await env.client.join(otherDataset())
             #expect(await collect(roles, count: 4) == [.leader, .disabled, .detached, .leader])

@@ -1,0 +1,72 @@
+public import DeviceModel
+public import OpenThreadBR
+
+/// How otbr-agent's errors become the device model's statuses and errors.
+extension AgentError {
+    /// The `activateEpskcMode` status: `Busy` → busy; `NotCapable` (feature off), `NotImplemented` or a
+    /// missing method → notSupported; `InvalidState` → invalidState; `InvalidArgs`/`Parse` or a request the
+    /// client refused → invalidArgument; anything else → failed.
+    var activationStatus: ThreadNetworkManagementTrait.ActivateEpskcModeStatus {
+        switch homeCode {
+        case .busy: .busy
+        case .notSupported: .notSupported
+        case .invalidState: .invalidState
+        case .invalidArgument: .invalidArgument
+        default: .failed
+        }
+    }
+
+    /// The `joinNetwork` status, mapped as ``activationStatus``.
+    var networkStatus: ThreadNetworkManagementTrait.NetworkOperationStatus {
+        switch homeCode {
+        case .busy: .busy
+        case .notSupported: .notSupported
+        case .invalidState: .invalidState
+        case .invalidArgument: .invalidArgument
+        default: .failed
+        }
+    }
+
+    /// The device model's error code for this failure.
+    var homeCode: HomeError.Code {
+        switch cause {
+        case .openThread(let e):
+            switch e {
+            case .busy: .busy
+            case .notCapable, .notImplemented: .notSupported
+            case .invalidState: .invalidState
+            case .invalidArgs, .parse: .invalidArgument
+            default: .failed
+            }
+        case .notSupported: .notSupported
+        case .invalidRequest: .invalidArgument
+        case .notRunning, .agentExited, .timedOut, .disconnected: .unavailable
+        case .accessDenied: .permissionDenied
+        case .unknownOpenThreadError, .cancelled, .unexpectedReply, .bus: .failed
+        }
+    }
+
+    /// This failure as a device-model error whose sentence names the command and the router.
+    func homeError(_ command: String, on device: DeviceID) -> HomeError {
+        HomeError(homeCode, "\(command) on \(device) failed: \(reason)", underlying: description)
+    }
+}
+
+extension BorderRouterService {
+    /// The `activateEpskcMode` status of an otbr-agent error (for clients that call the agent directly,
+    /// such as tbrctl without tbrd): `Busy` → busy, `NotCapable`/`NotImplemented`/missing method →
+    /// notSupported, `InvalidState` → invalidState, `InvalidArgs`/`Parse` → invalidArgument, else failed.
+    public static func activationStatus(for error: AgentError) -> ThreadNetworkManagementTrait.ActivateEpskcModeStatus {
+        error.activationStatus
+    }
+
+    /// The `joinNetwork` status of an otbr-agent error, mapped as ``activationStatus(for:)``.
+    public static func networkStatus(for error: AgentError) -> ThreadNetworkManagementTrait.NetworkOperationStatus {
+        error.networkStatus
+    }
+
+    /// An otbr-agent error as a device-model error naming `command` and `device`.
+    public static func homeError(for error: AgentError, command: String, device: DeviceID) -> HomeError {
+        error.homeError(command, on: device)
+    }
+}

@@ -1,0 +1,13 @@
+public import DeviceModel
+
+/// Where ePSKc events are journalled before anyone else hears of them (tbrd's store).
+///
+/// The service awaits ``journal(_:restoreRecord:)`` for each event, in order per router, and only then
+/// yields the event to streams, carrying the sequence number the journal returned. A script that
+/// replays the journal from a sequence number therefore never misses an event it could have streamed.
+public protocol EpskcEventSink: Sendable {
+    /// Records `event` and returns its sequence number (nil when the journal does not number events).
+    /// - Parameter restoreRecord: for an activation, what to keep to recover the session after a
+    ///   restart (``BorderRouterService/restoreEpskcSession(_:)``); nil for an end.
+    func journal(_ event: EpskcEvent, restoreRecord: EpskcSessionRecord?) async -> UInt64?
+}

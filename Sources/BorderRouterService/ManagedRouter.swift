@@ -1,0 +1,183 @@
+import DBus
+import DeviceModel
+import MeshCoP
+import OpenThreadBR
+import TBRFoundation
+
+/// One border router: the otbr-agent on one Thread interface, followed as it comes and goes, with its
+/// ePSKc session, its observable state and its events. It is the ``BorderRouterBackend`` behind the
+/// traits of that router.
+///
+/// Everything that touches the ePSKc session (activation, deactivation, telemetry polls, the deadline,
+/// restarts, restore) runs one at a time through the router's gate, so the state machine sees one input
+/// after another and events leave in order. ``run()`` runs the router's long-lived parts as child tasks
+/// of the service's task group.
+actor ManagedRouter: BorderRouterBackend {
+    nonisolated let deviceID: DeviceID
+    nonisolated let interfaceName: ThreadInterfaceName
+    nonisolated let agent: BorderRouterAgent
+    let configuration: RouterConfiguration
+    let leaveTimeout: Duration
+    nonisolated let clock: any TBRClock
+    let logger: Logger
+    let sink: (any EpskcEventSink)?
+    let advertisedNames: (any AdvertisedNamesSource)?
+    let serviceEvents: EventBroadcaster<EpskcEvent>
+    let registryEvents: EventBroadcaster<RouterRegistryEvent>
+
+    // MARK: observable state (read without I/O from any thread)
+    nonisolated let summaryCell: AttributeCell<BorderRouterSummary>
+    nonisolated let supportCell = AttributeCell(BorderRouterSupport.unknown)
+    nonisolated let capabilitiesCell = AttributeCell(
+        ThreadNetworkCapabilitiesTrait.Attributes(epskcSupported: false, internetAccessOption: .unspecified))
+    nonisolated let networkCell = AttributeCell<ThreadNetworkManagementTrait.NetworkInfo?>(nil)
+    nonisolated let basicCell = AttributeCell(BasicInformationTrait.Attributes.unknown)
+    nonisolated let events = EventBroadcaster<EpskcEvent>()
+
+    // MARK: actor state
+    var machine: EpskcSessionMachine
+    /// The unique bus name of the running agent instance; nil while it is off the bus.
+    var agentInstance: String?
+    var gateBusy = false
+    var gateWaiters: [CheckedContinuation<Void, Never>] = []
+    nonisolated let wake = WakeSignal()
+    nonisolated let presenceInbox: AsyncStream<AgentPresence>
+    nonisolated let presenceContinuation: AsyncStream<AgentPresence>.Continuation
+
+    init(
+        interfaceName: ThreadInterfaceName, connection: Connection, configuration: BorderRouterServiceConfiguration,
+        clock: any TBRClock, logger: Logger, sink: (any EpskcEventSink)?, advertisedNames: (any AdvertisedNamesSource)?,
+        serviceEvents: EventBroadcaster<EpskcEvent>, registryEvents: EventBroadcaster<RouterRegistryEvent>
+    ) {
+        let id = DeviceID(stringLiteral: interfaceName.rawValue)
+        self.deviceID = id
+        self.interfaceName = interfaceName
+        self.agent = BorderRouterAgent(
+            connection: connection, interfaceName: interfaceName, callTimeout: configuration.agentCallTimeout,
+            networkTimeout: configuration.agentNetworkTimeout)
+        self.configuration = configuration.router(interfaceName)
+        self.leaveTimeout = configuration.leaveTimeout
+        self.clock = clock
+        self.logger = logger
+        self.sink = sink
+        self.advertisedNames = advertisedNames
+        self.serviceEvents = serviceEvents
+        self.registryEvents = registryEvents
+        self.machine = EpskcSessionMachine(
+            deviceID: id,
+            timing: .init(pollInterval: configuration.epskcPollInterval, deadlineGrace: configuration.epskcDeadlineGrace))
+        self.summaryCell = AttributeCell(
+            BorderRouterSummary(id: id, interfaceName: interfaceName, borderAgentID: nil, isOnline: false, agentInstance: nil, role: nil))
+        (presenceInbox, presenceContinuation) = AsyncStream.makeStream(of: AgentPresence.self)
+    }
+
+    // MARK: BorderRouterBackend, synchronous part
+
+    nonisolated var displayName: String { configuration.displayName ?? interfaceName.rawValue }
+    nonisolated var isOnline: Bool { summaryCell.value.isOnline }
+    nonisolated var support: BorderRouterSupport { supportCell.value }
+
+    nonisolated func capabilitiesUpdates<T: Sendable & Equatable>(
+        _ transform: @escaping @Sendable (ThreadNetworkCapabilitiesTrait.Attributes) -> T
+    ) -> AttributeStream<T> {
+        capabilitiesCell.stream(transform)
+    }
+
+    nonisolated func networkInfoUpdates() -> AttributeStream<ThreadNetworkManagementTrait.NetworkInfo?> {
+        networkCell.stream()
+    }
+
+    nonisolated func basicInformationUpdates<T: Sendable & Equatable>(
+        _ transform: @escaping @Sendable (BasicInformationTrait.Attributes) -> T
+    ) -> AttributeStream<T> {
+        basicCell.stream(transform)
+    }
+
+    nonisolated func epskcEvents<T: Sendable>(bufferLimit: Int, _ transform: @escaping @Sendable (EpskcEvent) -> T?)
+        -> EventStream<T>
+    {
+        events.subscribe(bufferLimit: bufferLimit, transform)
+    }
+
+    // MARK: life cycle
+
+    /// Follows the router until the task is cancelled: its presence on the bus, its property signals,
+    /// and the ePSKc session's timers.
+    func run() async {
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { await self.followPresence() }
+            group.addTask { await self.followProperties() }
+            group.addTask { await self.driveSessions() }
+            await group.waitForAll()
+        }
+    }
+
+    /// Tells the router that its agent appeared or vanished (from the registry's discovery).
+    nonisolated func presenceChanged(_ presence: AgentPresence) { presenceContinuation.yield(presence) }
+
+    /// Ends every stream of this router (the service stops).
+    nonisolated func finishStreams() {
+        presenceContinuation.finish()
+        for cell in [summaryCell.finish, supportCell.finish, capabilitiesCell.finish, networkCell.finish, basicCell.finish] {
+            cell()
+        }
+        events.finish()
+    }
+
+    private func followPresence() async {
+        for await presence in presenceInbox {
+            switch presence {
+            case .running(let owner): await agentAppeared(owner: owner)
+            case .notRunning: await agentVanished()
+            }
+        }
+    }
+
+    // MARK: the gate
+
+    /// Runs `body` when no other gated operation runs on this router, in arrival order.
+    func serialized<T: Sendable>(_ body: () async -> T) async -> T {
+        if gateBusy {
+            await withCheckedContinuation { gateWaiters.append($0) }
+        } else {
+            gateBusy = true
+        }
+        let result = await body()
+        if gateWaiters.isEmpty { gateBusy = false } else { gateWaiters.removeFirst().resume() }
+        return result
+    }
+
+    // MARK: publishing
+
+    /// Journals `event` (awaiting the sink), then yields it to this router's and the service's streams.
+    func publish(_ event: EpskcEvent) async {
+        var event = event
+        if let sink {
+            let record = event.activated != nil ? machine.record : nil
+            event.sequenceNumber = await sink.journal(event, restoreRecord: record)
+        }
+        switch event {
+        case .activated(let e):
+            logger.info(
+                "ePSKc session started",
+                [("router", deviceID.rawValue), ("session", e.sessionID.rawValue), ("seconds", "\(e.validDurationSeconds)")])
+        case .deactivated(let e):
+            logger.info(
+                "ePSKc session ended",
+                [("router", deviceID.rawValue), ("session", e.sessionID.rawValue), ("reason", e.reason.rawValue),
+                 ("detail", e.detail?.rawValue ?? "-"), ("detected_by", e.detectedBy.rawValue)])
+        }
+        let open = machine.session != nil
+        summaryCell.update { $0.epskcSessionOpen = open }
+        events.publish(event)
+        serviceEvents.publish(event)
+    }
+
+    /// Publishes each of `events` in order.
+    func publish(_ events: [EpskcEvent]) async {
+        for event in events { await publish(event) }
+    }
+
+    /// The wall time now.
+    nonisolated func wallNow() -> WallTime { WallTime(secondsSinceEpoch: clock.wallTime()) }
+}

@@ -1,1 +1,0 @@
-// DeviceModel (in progress).

@@ -1,0 +1,142 @@
+import BorderRouterService
+import DBus
+import DeviceModel
+import OTBRSimulator
+import OpenThreadBR
+import TBRTestKit
+import Testing
+
+/// A service that restarts recovers an open ePSKc session from its journal and still reports its end.
+@Suite struct RestoreTests {
+    /// Runs `body` with a private bus and a simulated wpan0, and a factory of services on fresh connections.
+    func withAgent(
+        configure: (inout SimulatorConfiguration) -> Void = { _ in },
+        _ body: (SimulatedAgent, () async throws -> (BorderRouterService, RecordingJournal, Connection)) async throws -> Void
+    ) async throws {
+        try await withPrivateBus { bus throws in
+            let agent = SimulatedAgent(configuration: fastConfiguration("wpan0", configure), bus: .address(bus.address))
+            try await agent.start()
+            var connections: [Connection] = []
+            let make = { () async throws -> (BorderRouterService, RecordingJournal, Connection) in
+                let connection = try await Connection(bus: .address(bus.address))
+                connections.append(connection)
+                let journal = RecordingJournal()
+                let service = BorderRouterService(connection: connection, configuration: testServiceConfiguration(), eventSink: journal)
+                return (service, journal, connection)
+            }
+            do { try await body(agent, make) } catch {
+                await agent.stop()
+                for c in connections { await c.close() }
+                throw error
+            }
+            await agent.stop()
+            for c in connections { await c.close() }
+        }
+    }
+
+    /// Activates a key of `seconds` through a first service, stops it, and returns the journalled record
+    /// and the key.
+    func activateThenStop(_ make: () async throws -> (BorderRouterService, RecordingJournal, Connection), seconds: Int)
+        async throws -> (EpskcSessionRecord, String)
+    {
+        let (first, journal, _) = try await make()
+        let key = try await first.withRunning { service in
+            let mgmt = try #require(try await service.home.device(id: "wpan0").traits(ThreadNetworkManagementTrait.self))
+            let r = await mgmt.activateEpskcMode(.init(requestedDurationSeconds: seconds))
+            #expect(r.status == .success)
+            #expect(await service.openEpskcSessions().map(\.sessionID) == [try #require(r.sessionID)])
+            return try #require(r.epskc).digits
+        }
+        let record = try #require(journal.records.first)
+        #expect(record.agentInstance != nil && record.telemetryBaseline != nil)
+        return (record, key)
+    }
+
+    @Test func aRestoredSessionStillReportsItsEnd() async throws {
+        try await withAgent(configure: { $0.formed() }) { agent, make throws in
+            let (record, key) = try await activateThenStop(make, seconds: 60)
+            let (second, journal, connection) = try await make()
+            try await second.withRunning { service in
+                let events = Recorder(service.epskcEvents())
+                try await service.restoreEpskcSession(record)
+                try await service.restoreEpskcSession(record)  // again: nothing changes
+                #expect(await service.openEpskcSessions() == [record])
+                let control = RemoteObject(
+                    connection: connection, destination: "io.openthread.BorderRouter.wpan0",
+                    path: "/io/tbrd/Simulator/wpan0", interface: SimulatedAgent.controlInterfaceName)
+                #expect(try await control.call("UseEphemeralKey", [.string(key)]) == [.bool(true)])
+                let end = try #require(try await events.wait(for: 1).first?.deactivated)
+                #expect(end.sessionID == record.sessionID && end.activatedAt == record.activatedAt)
+                #expect(end.reason == .keyUsed && end.detectedBy == .telemetry)
+                #expect(try await events.settle(.milliseconds(400)).count == 1)
+                #expect(journal.events.count == 1 && end.sequenceNumber == 1)
+                #expect(await service.openEpskcSessions().isEmpty)
+            }
+        }
+    }
+
+    @Test func aSessionThatEndedWhileTheServiceWasDownIsSettledAtOnce() async throws {
+        try await withAgent { agent, make throws in
+            let (record, _) = try await activateThenStop(make, seconds: 1)
+            try await Task.sleep(for: .milliseconds(1300))
+            let (second, _, _) = try await make()
+            try await second.withRunning { service in
+                let events = Recorder(service.epskcEvents())
+                try await service.restoreEpskcSession(record)
+                let end = try #require(try await events.wait(for: 1, timeout: .seconds(1)).first?.deactivated)
+                // The agent kept the journey nobody had read: it says the key timed out, after one second.
+                #expect(end.reason == .expired && end.detectedBy == .telemetry)
+                #expect(close(end.deactivatedAt, record.activatedAt.advanced(by: .seconds(1)), within: .milliseconds(300)))
+            }
+        }
+    }
+
+    @Test func aSessionWhoseAgentRestartedMeanwhileEnds() async throws {
+        try await withAgent { agent, make throws in
+            let (record, _) = try await activateThenStop(make, seconds: 60)
+            await agent.crash(restartAfter: .milliseconds(50))
+            try await Task.sleep(for: .milliseconds(200))
+            #expect(await agent.isRunning)
+            let (second, _, _) = try await make()
+            try await second.withRunning { service in
+                let events = Recorder(service.epskcEvents())
+                try await service.restoreEpskcSession(record)
+                let end = try #require(try await events.wait(for: 1, timeout: .seconds(1)).first?.deactivated)
+                #expect(end.reason == .unspecified && end.detail == .endedEarly && end.detectedBy == .routerRestarted)
+            }
+        }
+    }
+
+    @Test func aSessionRestoredBeforeTheServiceRunsIsFollowed() async throws {
+        try await withAgent { agent, make throws in
+            let (record, _) = try await activateThenStop(make, seconds: 60)
+            let (second, _, _) = try await make()
+            try await second.restoreEpskcSession(record)  // the router is not known yet: registered offline
+            #expect(await second.routerSummaries().map(\.isOnline) == [false])
+            try await second.withRunning { service in
+                let events = Recorder(service.epskcEvents())
+                #expect(await service.routerSummaries().map(\.isOnline) == [true])
+                #expect(await service.openEpskcSessions() == [record])
+                let mgmt = try #require(try await service.home.device(id: "wpan0").traits(ThreadNetworkManagementTrait.self))
+                try await mgmt.deactivateEpskcMode()
+                let end = try #require(try await events.wait(for: 1).first?.deactivated)
+                #expect(end.sessionID == record.sessionID && end.reason == .cancelled)
+            }
+        }
+    }
+
+    @Test func aRestoreForAnotherSessionIsBusy() async throws {
+        try await withService { env throws in
+            let (_, mgmt) = try await env.management()
+            #expect(await mgmt.activateEpskcMode(.init(requestedDurationSeconds: 30)).status == .success)
+            let stale = EpskcSessionRecord(
+                deviceID: "wpan0", sessionID: .random(), activatedAt: now(), validDurationSeconds: 30)
+            await #expect { try await env.service.restoreEpskcSession(stale) } throws: { ($0 as? HomeError)?.code == .busy }
+            let bogus = EpskcSessionRecord(deviceID: "not an interface", sessionID: .random(), activatedAt: now(), validDurationSeconds: 30)
+            await #expect { try await env.service.restoreEpskcSession(bogus) } throws: {
+                ($0 as? HomeError)?.code == .invalidArgument
+            }
+            try await mgmt.deactivateEpskcMode()
+        }
+    }
+}
