@@ -1,0 +1,28 @@
+/// A border router tbrd has seen, remembered while it is offline.
+public struct KnownRouter: Hashable, Sendable {
+    /// Its identifier.
+    public var id: RouterID
+    /// The otbr-agent's Thread interface (`wpan0`), when known.
+    public var interfaceName: String?
+    /// Its border agent ID in lower-case hex, when known.
+    public var borderAgentID: String?
+    /// Whether its otbr-agent is on the bus now.
+    public var isOnline: Bool
+    /// When it was first recorded (seconds since the Unix epoch).
+    public var firstSeenAt: Double
+    /// When it was last seen online, or went offline (seconds since the Unix epoch).
+    public var lastSeenAt: Double
+
+    /// A router with these values (the store creates them; this is for callers' tests).
+    public init(
+        id: RouterID, interfaceName: String?, borderAgentID: String?, isOnline: Bool, firstSeenAt: Double,
+        lastSeenAt: Double
+    ) {
+        self.id = id
+        self.interfaceName = interfaceName
+        self.borderAgentID = borderAgentID
+        self.isOnline = isOnline
+        self.firstSeenAt = firstSeenAt
+        self.lastSeenAt = lastSeenAt
+    }
+}

@@ -1,0 +1,60 @@
+/// An error from the store: the database could not be opened or used, or a request broke one of the
+/// store's rules (unknown structure, duplicate name, …). Each case reads as one clear sentence.
+public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// SQLite failed; the underlying error carries the codes, message and SQL.
+    case sqlite(SQLiteError)
+    /// The database was written by a newer tbrd: its schema version is above what this build knows.
+    case schemaTooNew(path: String, found: Int, supported: Int)
+    /// A schema migration failed and was rolled back.
+    case migrationFailed(path: String, version: Int, summary: String, underlying: SQLiteError)
+    /// No structure has this name or id.
+    case structureNotFound(String)
+    /// Another structure already has this name.
+    case duplicateStructureName(String)
+    /// The name cannot be used for a structure.
+    case invalidStructureName(String, reason: String)
+    /// The router has never been recorded (``TBRStore/recordRouter(_:)``).
+    case routerNotFound(RouterID)
+    /// The router is already a member of another structure (a router belongs to at most one).
+    case routerInAnotherStructure(router: RouterID, structure: String)
+    /// The router is not a member of this structure.
+    case routerNotInStructure(router: RouterID, structure: String)
+    /// An argument is out of range or inconsistent.
+    case invalidArgument(String)
+
+    /// The error as one clear sentence.
+    public var description: String {
+        switch self {
+        case .sqlite(let e):
+            "the state database failed: \(e)"
+        case .schemaTooNew(let path, let found, let supported):
+            "\(path) has schema version \(found), newer than the \(supported) this tbrd supports; "
+                + "it was written by a newer tbrd: run that version, or move the file away to start afresh"
+        case .migrationFailed(let path, let version, let summary, let underlying):
+            "cannot upgrade \(path) to schema version \(version) (\(summary)); nothing was changed: \(underlying)"
+        case .structureNotFound(let s):
+            "there is no structure \(s)"
+        case .duplicateStructureName(let name):
+            "a structure named \"\(name)\" already exists"
+        case .invalidStructureName(let name, let reason):
+            "\"\(name)\" cannot name a structure: \(reason)"
+        case .routerNotFound(let id):
+            "border router \(id) is not known"
+        case .routerInAnotherStructure(let router, let structure):
+            "border router \(router) already belongs to structure \"\(structure)\"; remove it from there first"
+        case .routerNotInStructure(let router, let structure):
+            "border router \(router) is not in structure \"\(structure)\""
+        case .invalidArgument(let message):
+            message
+        }
+    }
+
+    /// `error` as a store error: store and SQLite errors as they are, anything else wrapped.
+    init(_ error: any Error) {
+        switch error {
+        case let e as StoreError: self = e
+        case let e as SQLiteError: self = .sqlite(e)
+        default: self = .sqlite(SQLiteError(code: .error, message: "\(error)"))
+        }
+    }
+}

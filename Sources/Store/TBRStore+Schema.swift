@@ -1,0 +1,71 @@
+extension TBRStore {
+    /// tbrd's schema, one migration per version. Released migrations are never edited.
+    ///
+    /// Version 1 (all tables `STRICT`; times are seconds since the Unix epoch as `REAL`):
+    /// - `structures(id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT UNIQUE, created_at,
+    ///   internet_access_option TEXT NULL, default_thread_network_id TEXT NULL, settings_updated_at NULL)`:
+    ///   a structure and its settings (the desired policy), `AUTOINCREMENT` so ids are never reused;
+    /// - `routers(id TEXT PRIMARY KEY, interface_name, border_agent_id, online 0|1, first_seen_at,
+    ///   last_seen_at)`: every router ever seen, remembered while offline;
+    /// - `memberships(router_id PRIMARY KEY → routers, structure_id → structures, added_at)`: the primary key
+    ///   makes a router belong to at most one structure; both foreign keys cascade on delete;
+    /// - `applied_policies(router_id PRIMARY KEY → routers, option, state applied|pending|failed, error,
+    ///   updated_at)`: what the reconciler last did on each router (`error` set exactly when failed);
+    /// - `epskc_events(sequence INTEGER PRIMARY KEY AUTOINCREMENT, router_id, session_id, kind
+    ///   activated|deactivated, reason, detail, activated_at, deactivated_at, valid_seconds, recorded_at,
+    ///   restore_record BLOB)`: the append-only ePSKc journal; `AUTOINCREMENT` keeps sequences increasing
+    ///   after pruning; `restore_record` (activations only) is the caller's opaque recovery data. No foreign
+    ///   key to `routers`: the journal is history and outlives a forgotten router. No column holds a key.
+    public static let migrations: [Migration] = [
+        Migration(version: 1, "structures, routers, memberships, applied policies and the ePSKc journal", sql: """
+            CREATE TABLE structures (
+                id                        INTEGER PRIMARY KEY AUTOINCREMENT,
+                name                      TEXT NOT NULL UNIQUE CHECK (length(name) > 0),
+                created_at                REAL NOT NULL,
+                internet_access_option    TEXT,
+                default_thread_network_id TEXT,
+                settings_updated_at       REAL
+            ) STRICT;
+
+            CREATE TABLE routers (
+                id              TEXT PRIMARY KEY CHECK (length(id) > 0),
+                interface_name  TEXT,
+                border_agent_id TEXT,
+                online          INTEGER NOT NULL DEFAULT 0 CHECK (online IN (0, 1)),
+                first_seen_at   REAL NOT NULL,
+                last_seen_at    REAL NOT NULL
+            ) STRICT;
+
+            CREATE TABLE memberships (
+                router_id    TEXT PRIMARY KEY REFERENCES routers(id) ON DELETE CASCADE,
+                structure_id INTEGER NOT NULL REFERENCES structures(id) ON DELETE CASCADE,
+                added_at     REAL NOT NULL
+            ) STRICT;
+            CREATE INDEX memberships_by_structure ON memberships(structure_id);
+
+            CREATE TABLE applied_policies (
+                router_id  TEXT PRIMARY KEY REFERENCES routers(id) ON DELETE CASCADE,
+                option     TEXT,
+                state      TEXT NOT NULL CHECK (state IN ('applied', 'pending', 'failed')),
+                error      TEXT CHECK ((state = 'failed') = (error IS NOT NULL)),
+                updated_at REAL NOT NULL
+            ) STRICT;
+
+            CREATE TABLE epskc_events (
+                sequence       INTEGER PRIMARY KEY AUTOINCREMENT,
+                router_id      TEXT NOT NULL CHECK (length(router_id) > 0),
+                session_id     TEXT,
+                kind           TEXT NOT NULL CHECK (kind IN ('activated', 'deactivated')),
+                reason         TEXT CHECK (kind = 'activated' OR reason IS NOT NULL),
+                detail         TEXT,
+                activated_at   REAL NOT NULL,
+                deactivated_at REAL CHECK ((kind = 'deactivated') = (deactivated_at IS NOT NULL)),
+                valid_seconds  INTEGER CHECK (valid_seconds IS NULL OR valid_seconds >= 0),
+                recorded_at    REAL NOT NULL,
+                restore_record BLOB CHECK (kind = 'activated' OR restore_record IS NULL)
+            ) STRICT;
+            CREATE INDEX epskc_events_by_router ON epskc_events(router_id, sequence);
+            CREATE INDEX epskc_events_by_time ON epskc_events(recorded_at);
+            """),
+    ]
+}

@@ -1,1 +1,0 @@
-// TBRLifecycle (in progress).

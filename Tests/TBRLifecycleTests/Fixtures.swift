@@ -1,0 +1,144 @@
+import Foundation
+import Synchronization
+import TBRFoundation
+import TBRLifecycle
+import TBRTestKit
+
+/// Signals a test sends by hand: the seam that keeps most group tests away from real signals.
+final class ManualSignalSource: SignalSource {
+    let stream: AsyncStream<UnixSignal>
+    let continuation: AsyncStream<UnixSignal>.Continuation
+    /// What the group asked to trap.
+    let trapped = Mutex<[UnixSignal]>([])
+
+    init() {
+        (stream, continuation) = AsyncStream.makeStream(of: UnixSignal.self)
+    }
+
+    func trap(_ signals: [UnixSignal]) async -> UnixSignals {
+        trapped.withLock { $0 = signals }
+        return UnixSignals(stream)
+    }
+
+    func send(_ signal: UnixSignal) {
+        continuation.yield(signal)
+    }
+}
+
+/// A thread-safe log of what services did, in order.
+final class Recorder: Sendable {
+    private let entries = Mutex<[String]>([])
+
+    func record(_ entry: String) {
+        entries.withLock { $0.append(entry) }
+    }
+
+    var log: [String] { entries.withLock { $0 } }
+
+    /// How many times `entry` was recorded.
+    func count(_ entry: String) -> Int { log.filter { $0 == entry }.count }
+
+    /// Waits (polling) until `entry` has been recorded.
+    func waitFor(_ entry: String, timeout: Duration = .seconds(10)) async throws {
+        let deadline = ContinuousClock.now.advanced(by: timeout)
+        while !log.contains(entry) {
+            guard ContinuousClock.now < deadline else { throw TestKitError("\"\(entry)\" never happened; log: \(log)") }
+            try await Task.sleep(for: .milliseconds(1))
+        }
+    }
+}
+
+/// Runs until cancelled, recording its start and its cancellation.
+struct SleepingService: Service {
+    let name: String
+    let recorder: Recorder
+
+    func run() async throws {
+        recorder.record("\(name) started")
+        do {
+            try await Task.sleep(for: .seconds(3600))
+        } catch {
+            recorder.record("\(name) cancelled")
+            throw error
+        }
+    }
+}
+
+/// Waits for the graceful shutdown, then finishes its work and returns (or ignores it, when told to).
+struct DrainingService: Service {
+    let name: String
+    let recorder: Recorder
+    var ignoresShutdown = false
+
+    func run() async throws {
+        recorder.record("\(name) started")
+        if ignoresShutdown {
+            await withGracefulShutdownHandler {
+                while !Task.isCancelled { try? await Task.sleep(for: .milliseconds(5)) }
+            } onGracefulShutdown: {
+                recorder.record("\(name) ignored the shutdown")
+            }
+            recorder.record("\(name) cancelled")
+            throw CancellationError()
+        }
+        try await gracefulShutdown()
+        if Task.isShuttingDownGracefully { recorder.record("\(name) saw the shutdown") }
+        try await Task.sleep(for: .milliseconds(20))  // finishing its work
+        recorder.record("\(name) drained")
+    }
+}
+
+/// Throws `error` after `delay`.
+struct FailingService: Service {
+    struct Failure: Error, Equatable { let message: String }
+    let delay: Duration
+    let recorder: Recorder
+
+    func run() async throws {
+        recorder.record("failing started")
+        try await Task.sleep(for: delay)
+        throw Failure(message: "boom")
+    }
+}
+
+/// Returns after `delay`.
+struct ReturningService: Service {
+    let delay: Duration
+    let recorder: Recorder
+
+    func run() async throws {
+        recorder.record("returning started")
+        try await Task.sleep(for: delay)
+        recorder.record("returning returned")
+    }
+}
+
+/// A logger that discards everything (set TBRD_TEST_LOG=1 to see the group's records on stderr).
+let testLogger: Logger = {
+    if ProcessInfo.processInfo.environment["TBRD_TEST_LOG"] != nil {
+        return Logger(label: "lifecycle", minimumLevel: .debug, sink: StandardErrorSink(syslogPrefix: false))
+    }
+    return .disabled
+}()
+
+struct TimedOut: Error, CustomStringConvertible {
+    var description: String
+}
+
+/// Runs `body`, failing with ``TimedOut`` if it takes longer than `limit` (the body is cancelled).
+func withTimeout<R: Sendable>(
+    _ limit: Duration = .seconds(20), _ what: String = "the operation", _ body: @escaping @Sendable () async throws -> R
+) async throws -> R {
+    try await withThrowingTaskGroup(of: R?.self) { group in
+        group.addTask { try await body() }
+        group.addTask {
+            try await Task.sleep(for: limit)
+            return nil
+        }
+        defer { group.cancelAll() }
+        guard let first = try await group.next(), let value = first else {
+            throw TimedOut(description: "\(what) did not finish within \(limit)")
+        }
+        return value
+    }
+}
