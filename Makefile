@@ -10,13 +10,15 @@
 SWIFT        ?= swift
 PREFIX       ?= /usr/local
 DESTDIR      ?=
+SYSCONFDIR   ?= /etc
+UNITDIR      ?= $(PREFIX)/lib/systemd/system
 SWIFT_FLAGS  ?=
 FUZZ_SECONDS ?= 300
 
 # Every Debian package the project uses: C libraries for the build, real daemons and tools for the tests.
 DEB_PACKAGES = pkg-config libdbus-1-dev libavahi-client-dev libssl-dev libsqlite3-dev \
                dbus-daemon dbus-bin systemd avahi-daemon avahi-utils nftables iproute2 \
-               python3 python3-venv python3-dbus util-linux procps
+               python3 python3-venv python3-dbus util-linux procps sqlite3
 
 .PHONY: all deps build test fuzz-smoke fuzz bench demo install clean
 
@@ -52,8 +54,19 @@ bench: deps
 demo: deps
 	@echo "make demo arrives with the daemon (issue 6); nothing to demonstrate yet." >&2; exit 1
 
-install: build
-	@echo "make install arrives with the daemon (issue 6)." >&2; exit 1
+# Installs the release binaries, the D-Bus policy, the systemd unit, the default configuration (never
+# over an existing one) and the docs. PREFIX, DESTDIR, SYSCONFDIR and UNITDIR are honoured.
+install: deps
+	$(SWIFT) build -c release $(SWIFT_FLAGS)
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(SYSCONFDIR)/dbus-1/system.d $(DESTDIR)$(SYSCONFDIR)/tbrd \
+	  $(DESTDIR)$(UNITDIR) $(DESTDIR)$(PREFIX)/share/doc/tbrd
+	bin=$$($(SWIFT) build -c release --show-bin-path); \
+	  install -m 0755 $$bin/tbrd $$bin/tbrctl $$bin/otbr-sim $(DESTDIR)$(PREFIX)/bin/
+	install -m 0644 config/dbus/io.tbrd.conf $(DESTDIR)$(SYSCONFDIR)/dbus-1/system.d/io.tbrd.conf
+	sed 's|@PREFIX@|$(PREFIX)|g' config/systemd/tbrd.service > $(DESTDIR)$(UNITDIR)/tbrd.service
+	chmod 0644 $(DESTDIR)$(UNITDIR)/tbrd.service
+	[ -e $(DESTDIR)$(SYSCONFDIR)/tbrd/tbrd.conf ] || install -m 0644 config/tbrd.conf $(DESTDIR)$(SYSCONFDIR)/tbrd/tbrd.conf
+	install -m 0644 README.md docs/*.md $(DESTDIR)$(PREFIX)/share/doc/tbrd/
 
 clean:
 	rm -rf .build fuzz/build bench/build

@@ -1,0 +1,106 @@
+public import DBus
+public import TBRFoundation
+
+/// Everything tbrd can be told, from `config/tbrd.conf` and the command line (which wins).
+public struct DaemonConfiguration: Sendable, Equatable {
+    /// The bus to serve on and to find otbr-agents on.
+    public var bus: Bus = .system
+    /// Where the state database lives (created 0700; the database is 0600).
+    public var stateDirectory: String = "/var/lib/tbrd"
+    /// The configuration file, if any.
+    public var configFile: String?
+    /// In-process simulated routers to start (the embedded default for demos and tests).
+    public var simulatedRouters: Int = 0
+    /// Records below this level are not logged.
+    public var logLevel: LogLevel = .info
+    /// The ePSKc journal keeps at most this many events …
+    public var journalMaxEvents: Int = 10_000
+    /// … and none older than this many days.
+    public var journalMaxAgeDays: Int = 90
+    /// Matter vendor and product IDs reported in BasicInformation (0 = unknown).
+    public var vendorID: UInt16 = 0
+    public var productID: UInt16 = 0
+    /// Role delay of simulated routers, in milliseconds (how long they take to become leader).
+    public var simulatedRoleDelayMilliseconds: Int = 500
+
+    public init() {}
+
+    /// The keys a configuration file may set, with what each means (for errors and `config/tbrd.conf`).
+    public static let keys: [String: String] = [
+        "bus": "system, session or a D-Bus address",
+        "state-dir": "directory of the state database",
+        "log-level": "trace, debug, info, notice, warning or error",
+        "journal-max-events": "ePSKc journal: most events kept",
+        "journal-max-age-days": "ePSKc journal: oldest events kept, in days",
+        "vendor-id": "Matter vendor ID reported in BasicInformation",
+        "product-id": "Matter product ID reported in BasicInformation",
+        "simulate": "in-process simulated routers to start",
+        "simulated-role-delay-ms": "milliseconds a simulated router takes to become leader",
+    ]
+
+    /// Applies one `key = value` setting.
+    /// - Throws: ``ConfigurationError`` naming the key and what it accepts.
+    public mutating func set(_ key: String, _ value: String) throws(ConfigurationError) {
+        func integer(_ range: ClosedRange<Int>) throws(ConfigurationError) -> Int {
+            guard let n = Int(value), range.contains(n) else {
+                throw ConfigurationError("'\(key)' must be a whole number from \(range.lowerBound) to \(range.upperBound), not '\(value)'")
+            }
+            return n
+        }
+        switch key {
+        case "bus": bus = Bus(argument: value)
+        case "state-dir":
+            guard value.hasPrefix("/") else { throw ConfigurationError("'state-dir' must be an absolute path, not '\(value)'") }
+            stateDirectory = value
+        case "log-level":
+            guard let level = LogLevel(name: value) else {
+                throw ConfigurationError("'log-level' must be one of trace, debug, info, notice, warning, error; not '\(value)'")
+            }
+            logLevel = level
+        case "journal-max-events": journalMaxEvents = try integer(1...10_000_000)
+        case "journal-max-age-days": journalMaxAgeDays = try integer(1...36_500)
+        case "vendor-id": vendorID = UInt16(try integer(0...0xFFFF))
+        case "product-id": productID = UInt16(try integer(0...0xFFFF))
+        case "simulate": simulatedRouters = try integer(0...256)
+        case "simulated-role-delay-ms": simulatedRoleDelayMilliseconds = try integer(0...600_000)
+        default:
+            throw ConfigurationError("unknown setting '\(key)' (known: \(Self.keys.keys.sorted().joined(separator: ", ")))")
+        }
+    }
+
+    /// Applies the settings of a configuration file's text.
+    /// - Throws: ``ConfigurationError`` with the file and line of the first problem.
+    public mutating func apply(fileText: String, path: String) throws(ConfigurationError) {
+        for (number, raw) in fileText.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let line = raw.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+            let trimmed = line.trimmingWhitespace
+            if trimmed.isEmpty { continue }
+            guard let eq = trimmed.firstIndex(of: "=") else {
+                throw ConfigurationError("\(path) line \(number + 1): expected 'key = value', found '\(trimmed)'")
+            }
+            let key = trimmed[..<eq].trimmingWhitespace
+            let value = trimmed[trimmed.index(after: eq)...].trimmingWhitespace
+            do {
+                try set(String(key), String(value))
+            } catch {
+                throw ConfigurationError("\(path) line \(number + 1): \(error.message)")
+            }
+        }
+    }
+}
+
+/// A configuration problem, as one sentence.
+public struct ConfigurationError: Error, Equatable, Sendable, CustomStringConvertible {
+    public let message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
+}
+
+extension StringProtocol {
+    var trimmingWhitespace: Substring {
+        var s = Substring(self)
+        while let f = s.first, f == " " || f == "\t" || f == "\r" { s.removeFirst() }
+        while let l = s.last, l == " " || l == "\t" || l == "\r" { s.removeLast() }
+        return s
+    }
+}
