@@ -135,6 +135,16 @@ public actor BorderRouterService: HomeBackend {
         try await register(name).router.restore(record)
     }
 
+    /// Registers a router known from an earlier run (tbrd's store), so it is listed (offline until its
+    /// agent appears) instead of forgotten across a restart. Harmless for a router already known.
+    /// - Throws: ``DeviceModel/HomeError`` `invalidArgument` for an id that is not a Thread interface name.
+    public func rememberRouter(_ id: DeviceID) throws(HomeError) {
+        guard let name = try? ThreadInterfaceName(id.rawValue) else {
+            throw HomeError(.invalidArgument, "\(id) is not a Thread interface name, so no otbr-agent serves it")
+        }
+        _ = register(name)
+    }
+
     /// The open ePSKc sessions, as journal records.
     public func openEpskcSessions() async -> [EpskcSessionRecord] {
         var records: [EpskcSessionRecord] = []

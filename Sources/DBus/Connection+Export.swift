@@ -18,7 +18,7 @@ extension Connection {
     public var exportedPaths: [ObjectPath] { objects.keys.sorted() }
 
     /// Emits `org.freedesktop.DBus.Properties.PropertiesChanged` for `interface` at `path`.
-    public func emitPropertiesChanged(
+    public nonisolated func emitPropertiesChanged(
         path: ObjectPath, interface: InterfaceName, changed: [(MemberName, DBusValue)], invalidated: [MemberName] = []
     ) throws(DBusError) {
         let dict = DBusValue.dictionary(

@@ -165,7 +165,7 @@ extension SimulatedAgent {
     func emitChanged(_ name: MemberName, _ value: DBusValue) async {
         guard let connection else { return }
         do {
-            try await connection.emitPropertiesChanged(
+            try connection.emitPropertiesChanged(
                 path: interfaceName.objectPath, interface: OTBRNames.interface, changed: [(name, value)])
         } catch {
             logger.warning("could not emit PropertiesChanged", [("property", name.rawValue), ("error", "\(error)")])

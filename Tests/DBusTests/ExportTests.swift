@@ -103,7 +103,7 @@ import Testing
             let changes = try await remote.propertiesChanged()
             try await remote.setProperty("Name", .string("two"))
             #expect(await name.value == "two")
-            try await pair.server.emitPropertiesChanged(path: Pair.path, interface: Pair.interface, changed: [("Name", .string("two"))])
+            try pair.server.emitPropertiesChanged(path: Pair.path, interface: Pair.interface, changed: [("Name", .string("two"))])
             var it = changes.makeAsyncIterator()
             let signal = try #require(try await it.next())
             #expect(signal.arguments[0] == .string("io.tbrd.Test1"))

@@ -1,0 +1,52 @@
+import DBus
+import TBRCommandLine
+import TBRFoundation
+
+/// `tbrd`'s command line, declared once; help is generated from it. Options given here override the
+/// configuration file.
+struct DaemonCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        name: "tbrd",
+        abstract: "The Thread Border Router management service: io.tbrd on D-Bus, beside otbr-agent.",
+        discussion: """
+            Runs in the foreground and logs to standard error (journald reads the <N> priority prefixes when \
+            it runs under systemd). SIGTERM or SIGINT stop it gracefully; SIGHUP re-reads the configuration \
+            file (log-level takes effect at once, the rest at the next start). The D-Bus API is in \
+            docs/dbus-api.md; operations (install, policy, state, logs) in docs/operations.md.
+
+            Exit status: 0 stopped by a signal, 64 usage error, 69 the bus or the name io.tbrd is not \
+            available (tbrd already running?), 70 internal error, 73 the state database cannot be used, \
+            78 configuration error.
+            """,
+        version: TBRDaemonMain.version)
+
+    static let arguments: [ArgumentSpec] = [
+        .option("bus", valueName: "system|session|ADDRESS", help: "The bus to serve on and to find otbr-agents on (default system)."),
+        .option("state-dir", valueName: "DIR", help: "Directory of the state database (default /var/lib/tbrd)."),
+        .option("config", valueName: "FILE", help: "Configuration file (see config/tbrd.conf); read again on SIGHUP."),
+        .option("simulate", valueName: "N", help: "Start N in-process simulated routers (wpan0…) forming one network."),
+        .option("log-level", valueName: "LEVEL", help: "trace, debug, info, notice, warning or error (default info)."),
+    ]
+
+    /// Settings given on the command line, as configuration keys.
+    let overrides: [(String, String)]
+    let configFile: String?
+
+    init(_ values: ParsedValues) throws(UsageError) {
+        var overrides: [(String, String)] = []
+        for (option, key) in [("bus", "bus"), ("state-dir", "state-dir"), ("simulate", "simulate"), ("log-level", "log-level")] {
+            if let value = values.string(option) { overrides.append((key, value)) }
+        }
+        configFile = values.string("config")
+        // Check the values now so a typo is a usage error, not a start-up failure.
+        var probe = DaemonConfiguration()
+        for (key, value) in overrides {
+            do throws(ConfigurationError) {
+                try probe.set(key, value)
+            } catch {
+                throw UsageError("invalid value '\(value)' for '--\(key)': \(error.message)")
+            }
+        }
+        self.overrides = overrides
+    }
+}

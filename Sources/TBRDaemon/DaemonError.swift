@@ -1,0 +1,53 @@
+import DBus
+import DeviceModel
+import Store
+
+/// tbrd's D-Bus errors (`io.tbrd.Error.*`), each with a human sentence; see docs/dbus-api.md.
+enum DaemonError {
+    static let notFound: ErrorName = "io.tbrd.Error.NotFound"
+    static let invalidArgument: ErrorName = "io.tbrd.Error.InvalidArgument"
+    static let busy: ErrorName = "io.tbrd.Error.Busy"
+    static let notSupported: ErrorName = "io.tbrd.Error.NotSupported"
+    static let unavailable: ErrorName = "io.tbrd.Error.Unavailable"
+    static let permissionDenied: ErrorName = "io.tbrd.Error.PermissionDenied"
+    static let failed: ErrorName = "io.tbrd.Error.Failed"
+
+    /// The D-Bus error for a device-model error: its code picks the name, its sentence is the message.
+    static func from(_ error: HomeError) -> DBusError {
+        let name: ErrorName =
+            switch error.code {
+            case .notFound: notFound
+            case .invalidArgument: invalidArgument
+            case .busy: busy
+            case .notSupported: notSupported
+            case .unavailable: unavailable
+            case .permissionDenied: permissionDenied
+            case .invalidState, .failed: failed
+            }
+        return DBusError(name, error.message)
+    }
+
+    /// The D-Bus error for a store error.
+    static func from(_ error: StoreError) -> DBusError {
+        switch error {
+        case .structureNotFound, .routerNotFound, .routerNotInStructure: DBusError(notFound, error.description)
+        case .duplicateStructureName, .invalidStructureName, .routerInAnotherStructure, .invalidArgument:
+            DBusError(invalidArgument, error.description)
+        default: DBusError(failed, error.description)
+        }
+    }
+
+    /// Any error thrown while serving a call, as the D-Bus error to send.
+    static func from(_ error: any Error) -> DBusError {
+        switch error {
+        case let e as DBusError: e
+        case let e as HomeError: from(e)
+        case let e as StoreError: from(e)
+        case let e as DBusValueError: DBusError(invalidArgument, e.description)
+        default: DBusError(failed, "\(error)")
+        }
+    }
+
+    static func invalid(_ message: String) -> DBusError { DBusError(invalidArgument, message) }
+    static func missing(_ message: String) -> DBusError { DBusError(notFound, message) }
+}

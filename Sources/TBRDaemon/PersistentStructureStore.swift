@@ -1,0 +1,178 @@
+import DeviceModel
+import MeshCoP
+import Store
+import Synchronization
+
+/// The device model's structures, kept in tbrd's SQLite store: each change is written in one transaction
+/// before it is visible (and before anything is applied to a router); the settings are mirrored in
+/// memory only to stream them.
+final class PersistentStructureStore: StructureStore {
+    let store: TBRStore
+    private let cells = Mutex<[StructureID: AttributeCell<ThreadNetworkSettingsTrait.Attributes>]>([:])
+
+    init(store: TBRStore) {
+        self.store = store
+    }
+
+    // MARK: StructureStore
+
+    func structures() async throws(HomeError) -> [StructureInfo] {
+        var infos: [StructureInfo] = []
+        for record in try await call({ () throws(StoreError) in try await store.structures() }) {
+            infos.append(try await info(record))
+        }
+        return infos.sorted { ($0.name, $0.id) < ($1.name, $1.id) }
+    }
+
+    func createStructure(name: String) async throws(HomeError) -> StructureInfo {
+        let record = try await call { () throws(StoreError) in try await store.createStructure(named: name) }
+        return StructureInfo(id: Self.id(record.id), name: record.name, deviceIDs: [])
+    }
+
+    func addDevice(_ device: DeviceID, to structure: StructureID) async throws(HomeError) {
+        let recordID = try Self.recordID(structure)
+        guard let router = RouterID(rawValue: device.rawValue) else {
+            throw HomeError(.invalidArgument, "\"\(device)\" is not a router id")
+        }
+        try await call { () throws(StoreError) in
+            if try await store.knownRouter(router) == nil {
+                try await store.recordRouter(router, interfaceName: device.rawValue, borderAgentID: nil)
+            }
+            try await store.addRouter(router, toStructure: recordID)
+        }
+    }
+
+    func settings(of structure: StructureID) async throws(HomeError) -> ThreadNetworkSettingsTrait.Attributes {
+        try await cell(structure).value
+    }
+
+    func updateSettings(
+        of structure: StructureID, _ change: @Sendable (inout ThreadNetworkSettingsTrait.Attributes) -> Void
+    ) async throws(HomeError) -> ThreadNetworkSettingsTrait.Attributes {
+        let cell = try await cell(structure)
+        var updated = cell.value
+        change(&updated)
+        let settings = Self.storeSettings(updated)
+        let recordID = try Self.recordID(structure)
+        _ = try await call { () throws(StoreError) in try await store.setSettings(settings, of: recordID) }
+        _ = cell.set(updated)
+        return updated
+    }
+
+    func settingsUpdates<T: Sendable & Equatable>(
+        of structure: StructureID, _ transform: @escaping @Sendable (ThreadNetworkSettingsTrait.Attributes) -> T
+    ) -> AttributeStream<T> {
+        guard let cell = cells.withLock({ $0[structure] }) else {
+            let (stream, continuation) = AsyncStream.makeStream(of: T.self)
+            continuation.finish()
+            return AttributeStream(stream)
+        }
+        return cell.stream(transform)
+    }
+
+    // MARK: beyond the protocol (tbrd's D-Bus API)
+
+    /// Removes `device` from `structure`.
+    func removeDevice(_ device: DeviceID, from structure: StructureID) async throws(HomeError) {
+        let recordID = try Self.recordID(structure)
+        guard let router = RouterID(rawValue: device.rawValue) else {
+            throw HomeError(.notFound, "\"\(device)\" is not in the structure")
+        }
+        try await call { () throws(StoreError) in try await store.removeRouter(router, fromStructure: recordID) }
+    }
+
+    /// Deletes `structure`; its routers become unassigned.
+    func deleteStructure(_ structure: StructureID) async throws(HomeError) {
+        let recordID = try Self.recordID(structure)
+        try await call { () throws(StoreError) in try await store.deleteStructure(recordID) }
+        cells.withLock { $0.removeValue(forKey: structure) }?.finish()
+    }
+
+    /// The structure named `name`, or nil.
+    func structure(named name: String) async throws(HomeError) -> StructureInfo? {
+        guard let record = try await call({ () throws(StoreError) in try await store.structure(named: name) }) else {
+            return nil
+        }
+        return try await info(record)
+    }
+
+    /// The structure `device` belongs to, or nil.
+    func structure(containing device: DeviceID) async throws(HomeError) -> StructureInfo? {
+        guard let router = RouterID(rawValue: device.rawValue) else { return nil }
+        guard let record = try await call({ () throws(StoreError) in try await store.structure(containing: router) }) else {
+            return nil
+        }
+        return try await info(record)
+    }
+
+    /// Loads every structure's settings into memory (at start-up) so they can be streamed.
+    func load() async throws(HomeError) {
+        for record in try await call({ () throws(StoreError) in try await store.structures() }) {
+            _ = cellFor(record)
+        }
+    }
+
+    // MARK: mapping
+
+    static func id(_ record: StructureRecord.ID) -> StructureID { StructureID(String(record.rawValue)) }
+
+    static func recordID(_ id: StructureID) throws(HomeError) -> StructureRecord.ID {
+        guard let n = Int64(id.rawValue) else { throw HomeError(.notFound, "there is no structure with the id \(id)") }
+        return StructureRecord.ID(rawValue: n)
+    }
+
+    static func attributes(_ settings: StructureSettings) -> ThreadNetworkSettingsTrait.Attributes {
+        ThreadNetworkSettingsTrait.Attributes(
+            internetAccessOption: settings.internetAccessOption.flatMap(ThreadNetworkSettingsTrait.InternetAccessOption.init(rawValue:))
+                ?? .internetAccessOptionUnspecified,
+            defaultThreadNetworkId: settings.defaultThreadNetworkID.flatMap { ExtendedPANID($0) })
+    }
+
+    static func storeSettings(_ a: ThreadNetworkSettingsTrait.Attributes) -> StructureSettings {
+        StructureSettings(
+            internetAccessOption: a.internetAccessOption == .internetAccessOptionUnspecified ? nil : a.internetAccessOption.rawValue,
+            defaultThreadNetworkID: a.defaultThreadNetworkId?.description)
+    }
+
+    private func info(_ record: StructureRecord) async throws(HomeError) -> StructureInfo {
+        let routers = try await call { () throws(StoreError) in try await store.routers(inStructure: record.id) }
+        _ = cellFor(record)
+        return StructureInfo(
+            id: Self.id(record.id), name: record.name, deviceIDs: routers.compactMap { DeviceID(rawValue: $0.rawValue) })
+    }
+
+    private func cellFor(_ record: StructureRecord) -> AttributeCell<ThreadNetworkSettingsTrait.Attributes> {
+        cells.withLock { cells in
+            if let cell = cells[Self.id(record.id)] { return cell }
+            let cell = AttributeCell(Self.attributes(record.settings))
+            cells[Self.id(record.id)] = cell
+            return cell
+        }
+    }
+
+    private func cell(_ structure: StructureID) async throws(HomeError) -> AttributeCell<ThreadNetworkSettingsTrait.Attributes> {
+        if let cell = cells.withLock({ $0[structure] }) { return cell }
+        let recordID = try Self.recordID(structure)
+        guard let record = try await call({ () throws(StoreError) in try await store.structure(id: recordID) }) else {
+            throw HomeError(.notFound, "there is no structure with the id \(structure)")
+        }
+        return cellFor(record)
+    }
+
+    private func call<T>(_ body: () async throws(StoreError) -> T) async throws(HomeError) -> T {
+        do {
+            return try await body()
+        } catch {
+            throw Self.homeError(error)
+        }
+    }
+
+    static func homeError(_ error: StoreError) -> HomeError {
+        switch error {
+        case .structureNotFound, .routerNotFound, .routerNotInStructure: HomeError(.notFound, error.description)
+        case .duplicateStructureName, .invalidStructureName, .routerInAnotherStructure, .invalidArgument:
+            HomeError(.invalidArgument, error.description)
+        default: HomeError(.failed, "the state database failed: \(error.description)")
+        }
+    }
+}
