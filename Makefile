@@ -50,9 +50,10 @@ test: build
 bench: deps
 	bench/dbus.sh
 	bench/meshcop.sh
+	bench/tbrd.sh
 
-demo: deps
-	@echo "make demo arrives with the daemon (issue 6); nothing to demonstrate yet." >&2; exit 1
+demo: build
+	demo/run.sh
 
 # Installs the release binaries, the D-Bus policy, the systemd unit, the default configuration (never
 # over an existing one) and the docs. PREFIX, DESTDIR, SYSCONFDIR and UNITDIR are honoured.

@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# tbrd and tbrctl against otbr-sim on a private bus, side by side with the C tools in one run:
+#   - `tbrctl info` vs `busctl get-property` of the same properties from otbr-agent
+#   - `tbrctl epskc activate` (+ deactivate) vs `dbus-send` calling ActivateEphemeralKeyMode (+ Deactivate)
+#   - tbrd's resident memory idle with 1 and with 64 routers, and its CPU time over a minute of idling
+# Release build. Usage: bench/tbrd.sh [ROUNDS]   (default 30 command runs per tool)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+rounds=${1:-30}
+swift build -c release --product tbrd >/dev/null
+swift build -c release --product tbrctl >/dev/null
+swift build -c release --product otbr-sim >/dev/null
+bin=$(swift build -c release --show-bin-path)
+work=$(mktemp -d)
+pids=()
+cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; wait 2>/dev/null || true; rm -rf "$work"; }
+trap cleanup EXIT
+
+cat > "$work/bus.conf" <<CONF
+<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+ "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+<busconfig><type>tbrd-bench</type><listen>unix:path=$work/bus</listen><auth>EXTERNAL</auth>
+<policy context="default"><allow user="*"/><allow own="*"/><allow send_destination="*"/><allow receive_sender="*"/></policy></busconfig>
+CONF
+dbus-daemon --config-file="$work/bus.conf" --nofork --nopidfile --nosyslog 2>/dev/null & pids+=($!)
+bus="unix:path=$work/bus"
+until [ -S "$work/bus" ]; do sleep 0.05; done
+dataset=$("$bin/tbrctl" dataset new --name Bench --channel 15)
+
+start_sim() { # start_sim N: otbr-sim with wpan0..wpanN-1 as one process
+  local args=() i
+  for ((i = 0; i < $1; i++)); do args+=(--interface "wpan$i"); done
+  "$bin/otbr-sim" --bus "$bus" --dataset "$dataset" --role-delay 100 "${args[@]}" > "$work/sim.log" 2>&1 & pids+=($!)
+  sim=$!
+  until [ "$(grep -c ready "$work/sim.log")" -ge "$1" ]; do sleep 0.05; done
+}
+start_tbrd() {
+  rm -rf "$work/state"
+  "$bin/tbrd" --bus "$bus" --state-dir "$work/state" > "$work/tbrd.log" 2>&1 & pids+=($!)
+  tbrd=$!
+  until busctl --address="$bus" status io.tbrd >/dev/null 2>&1; do sleep 0.05; done
+}
+ms() { date +%s%N; }
+per_call() { # per_call COMMAND... : mean milliseconds over $rounds runs
+  local t0 t1 i
+  t0=$(ms)
+  for ((i = 0; i < rounds; i++)); do "$@" >/dev/null; done
+  t1=$(ms)
+  awk -v a="$t0" -v b="$t1" -v n="$rounds" 'BEGIN { printf "%.2f", (b - a) / n / 1e6 }'
+}
+rss_kib() { awk '/VmRSS/ { print $2 }' "/proc/$1/status"; }
+cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
+
+start_sim 1
+sleep 0.5
+props=(DeviceRole NetworkName PanId ExtPanId Channel OtbrVersion)
+busctl_info() { for p in "${props[@]}"; do busctl --address="$bus" get-property io.openthread.BorderRouter.wpan0 /io/openthread/BorderRouter/wpan0 io.openthread.BorderRouter "$p"; done; }
+busctl_one() { busctl --address="$bus" get-property io.openthread.BorderRouter.wpan0 /io/openthread/BorderRouter/wpan0 io.openthread.BorderRouter "${props[@]}"; }
+ds_epskc() {
+  dbus-send --bus="$bus" --print-reply --dest=io.openthread.BorderRouter.wpan0 /io/openthread/BorderRouter/wpan0 io.openthread.BorderRouter.ActivateEphemeralKeyMode uint32:60000
+  dbus-send --bus="$bus" --print-reply --dest=io.openthread.BorderRouter.wpan0 /io/openthread/BorderRouter/wpan0 io.openthread.BorderRouter.DeactivateEphemeralKeyMode boolean:false
+}
+start_tbrd
+tbrctl_info() { "$bin/tbrctl" --bus "$bus" info -d wpan0; }
+tbrctl_epskc() { "$bin/tbrctl" --bus "$bus" epskc activate -d wpan0 --duration 60; "$bin/tbrctl" --bus "$bus" epskc deactivate -d wpan0; }
+
+echo "round-trip commands, mean of $rounds runs (ms per run, lower is better)"
+printf '%-44s %10s\n' "busctl get-property (one call, 6 properties)" "$(per_call busctl_one)"
+printf '%-44s %10s\n' "tbrctl info (through tbrd)" "$(per_call tbrctl_info)"
+printf '%-44s %10s\n' "dbus-send activate + deactivate" "$(per_call ds_epskc)"
+printf '%-44s %10s\n' "tbrctl epskc activate + deactivate (tbrd)" "$(per_call tbrctl_epskc)"
+
+sleep 1
+rss1=$(rss_kib "$tbrd")
+c0=$(cpu_ticks "$tbrd"); sleep 60; c1=$(cpu_ticks "$tbrd")
+hz=$(getconf CLK_TCK)
+echo
+echo "tbrd idle with 1 router:   RSS $rss1 KiB; CPU over 60 s idle: $(awk -v t=$((c1 - c0)) -v hz="$hz" 'BEGIN { printf "%.2f s", t / hz }')"
+kill "$tbrd" "$sim"; wait "$tbrd" "$sim" 2>/dev/null || true
+
+start_sim 64
+start_tbrd
+until [ "$(busctl --address="$bus" call io.tbrd /io/tbrd io.tbrd.Manager1 ListBorderRouters | awk '{print $2}')" = 64 ]; do sleep 0.1; done
+sleep 2
+rss64=$(rss_kib "$tbrd")
+echo "tbrd idle with 64 routers: RSS $rss64 KiB; per extra router $(( (rss64 - rss1) / 63 )) KiB"
