@@ -88,7 +88,7 @@ extension ManagedRouter {
         guard machine.restore(record, now: clock.now(), wall: wallNow()) else {
             return .failure(HomeError(.busy, "cannot restore ePSKc session \(record.sessionID) on \(deviceID): another session is open"))
         }
-        logger.info("ePSKc session restored", [("router", deviceID.rawValue), ("session", record.sessionID.rawValue)])
+        logger.info("ephemeral-key session restored", [("router", deviceID.rawValue), ("session", record.sessionID.rawValue)])
         if let recorded = record.agentInstance, let current = agentInstance, recorded != current {
             if let e = machine.agentRestarted(now: clock.now()) { await publish(.deactivated(e)) }
             return .success(())

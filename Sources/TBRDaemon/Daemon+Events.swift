@@ -23,14 +23,14 @@ extension Daemon {
                 sequence, .string(id.rawValue), .uint16(UInt16(clamping: e.validDurationSeconds)),
                 .int64(Self.milliseconds(e.activatedAt)),
             ])
-            logger.info("ePSKc activated", [("router", id.rawValue), ("sequence", "\(event.sequenceNumber ?? 0)"),
+            logger.info("ephemeral key activated", [("router", id.rawValue), ("sequence", "\(event.sequenceNumber ?? 0)"),
                                              ("seconds", "\(e.validDurationSeconds)")])
         case .deactivated(let e):
             try? connection.emit(path: path, interface: Self.routerInterfaceName, member: "EpskcModeDeactivated", arguments: [
                 sequence, .string(id.rawValue), .string(e.reason.rawValue), .string(e.detail?.rawValue ?? ""),
                 .int64(Self.milliseconds(e.activatedAt)), .int64(Self.milliseconds(e.deactivatedAt)),
             ])
-            logger.info("ePSKc deactivated", [("router", id.rawValue), ("sequence", "\(event.sequenceNumber ?? 0)"),
+            logger.info("ephemeral key ended", [("router", id.rawValue), ("sequence", "\(event.sequenceNumber ?? 0)"),
                                                ("reason", e.reason.rawValue), ("detail", e.detail?.rawValue ?? "")])
         }
     }

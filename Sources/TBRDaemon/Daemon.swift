@@ -153,21 +153,21 @@ public actor Daemon: Service {
     private func restoreOpenSessions(service: BorderRouterService, store: TBRStore) async {
         let open: [EpskcJournalEntry]
         do { open = try await store.openEpskcSessions() } catch {
-            logger.error("could not read open ePSKc sessions from the journal", [("error", "\(error)")])
+            logger.error("could not read open ephemeral-key sessions from the journal", [("error", "\(error)")])
             return
         }
         for entry in open {
             guard let bytes = entry.restoreRecord,
                 let record = try? JSONDecoder().decode(EpskcSessionRecord.self, from: Data(bytes))
             else {
-                logger.warning("an open ePSKc session in the journal cannot be recovered", [("router", entry.router.rawValue)])
+                logger.warning("an open ephemeral-key session in the journal cannot be recovered", [("router", entry.router.rawValue)])
                 continue
             }
             do {
                 try await service.restoreEpskcSession(record)
-                logger.notice("recovered an open ePSKc session", [("router", entry.router.rawValue), ("sequence", "\(entry.sequence)")])
+                logger.notice("recovered an open ephemeral-key session", [("router", entry.router.rawValue), ("sequence", "\(entry.sequence)")])
             } catch {
-                logger.warning("could not recover an ePSKc session", [("router", entry.router.rawValue), ("error", "\(error)")])
+                logger.warning("could not recover an ephemeral-key session", [("router", entry.router.rawValue), ("error", "\(error)")])
             }
         }
     }

@@ -30,7 +30,7 @@ struct JournalSink: EpskcEventSink {
             return UInt64(sequence)
         } catch {
             // The event still reaches live watchers, but without a sequence number it cannot be replayed.
-            logger.error("could not journal an ePSKc event", [("router", router.rawValue), ("error", "\(error)")])
+            logger.error("could not journal an ephemeral-key event", [("router", router.rawValue), ("error", "\(error)")])
             return nil
         }
     }
