@@ -51,7 +51,9 @@ let package = Package(
         // MARK: apps
         .target(
             name: "TBRControl",
-            dependencies: ["TBRCommandLine", "TBRFoundation", "MeshCoP"],
+            dependencies: [
+                "TBRCommandLine", "TBRFoundation", "MeshCoP", "DBus", "OpenThreadBR", "DeviceModel", "BorderRouterService",
+            ],
             swiftSettings: strict),
 
         .target(
@@ -97,7 +99,7 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(
             name: "TBRControlTests",
-            dependencies: ["TBRControl", "TBRCommandLine", "TBRTestKit"],
+            dependencies: ["TBRControl", "TBRCommandLine", "TBRTestKit", "OTBRSimulator", "DBus", "OpenThreadBR"],
             swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]

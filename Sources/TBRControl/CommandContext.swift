@@ -1,3 +1,4 @@
+import DBus
 import Foundation
 import MeshCoP
 import TBRCommandLine
@@ -9,16 +10,33 @@ struct CommandContext: Sendable {
     let console: any Console
     /// `--json`: print JSON for scripts instead of text for people.
     let json: Bool
+    /// `--bus`: where tbrd and otbr-agent are.
+    let bus: Bus
 
     /// The context for a command parsed into `values`, talking to `console`.
     init(console: any Console, values: ParsedValues) {
         self.console = console
         self.json = values.flag(ArgumentSpec.json.name)
+        self.bus = Bus(argument: values.string(ArgumentSpec.bus.name) ?? "system")
     }
 
     /// Writes `line` and a newline to standard output.
     func write(_ line: String) {
         console.write(line.hasSuffix("\n") ? line : line + "\n", to: .standardOutput)
+    }
+
+    /// Writes `line` and a newline to standard error, prefixed `tbrctl: ` (notes that are not errors).
+    func note(_ line: String) {
+        console.write("tbrctl: \(line)\n", to: .standardError)
+    }
+
+    /// Writes `value` as one line of compact JSON (JSON Lines, keys sorted) to standard output; the
+    /// console writes it at once, so a script reading a pipe sees the line as it happens.
+    /// - Throws: an `EncodingError` from the value's encoder.
+    func writeJSONLine(_ value: some Encodable) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        write(String(decoding: try encoder.encode(value), as: UTF8.self))
     }
 
     /// Writes `value` to standard output as JSON: sorted keys, camelCase names, secrets redacted unless

@@ -13,5 +13,13 @@ struct ControlError: Error, CustomStringConvertible {
     /// The operation failed (1).
     static func failure(_ message: String) -> ControlError { ControlError(exitCode: .failure, message: message) }
 
+    /// A service the command needs (tbrd, otbr-agent, the bus) cannot be reached (69).
+    static func unavailable(_ message: String) -> ControlError { ControlError(exitCode: .unavailable, message: message) }
+
+    /// Busy, or a wait that ran out: trying again later may work (75).
+    static func temporaryFailure(_ message: String) -> ControlError {
+        ControlError(exitCode: .temporaryFailure, message: message)
+    }
+
     var description: String { message }
 }

@@ -24,13 +24,15 @@ public enum TBRControlMain {
     }
 
     /// Runs the command line `arguments` (without the program name) on the process's console.
-    /// - Returns: the exit status: 0 ok, 1 failed, 64 usage, 65 bad data.
+    /// - Returns: the exit status: 0 ok, 1 failed, 64 usage, 65 bad data, 69 unavailable, 75 busy or
+    ///   timed out, 77 permission denied.
     public static func main(arguments: [String]) async -> Int32 {
         await main(arguments: arguments, console: StandardConsole())
     }
 
     /// Runs the command line `arguments` (without the program name) on `console`.
-    /// - Returns: the exit status: 0 ok, 1 failed, 64 usage, 65 bad data.
+    /// - Returns: the exit status: 0 ok, 1 failed, 64 usage, 65 bad data, 69 unavailable, 75 busy or
+    ///   timed out, 77 permission denied.
     public static func main(arguments: [String], console: any Console) async -> Int32 {
         let command: any ControlCommand
         let values: ParsedValues

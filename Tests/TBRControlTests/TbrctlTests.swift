@@ -31,9 +31,9 @@ import TBRControl
         let binary = try TbrctlBinary()
         let cases: [([String], String)] = [
             (["dataset", "decode"], "missing HEX|- for 'tbrctl dataset decode'"),
-            (["dataset", "decod", "00"], "unknown command 'decod' for 'tbrctl dataset'; expected one of: decode, validate, new, pskc"),
+            (["dataset", "decod", "00"], "unknown command 'decod' for 'tbrctl dataset'; expected one of: show, decode, validate, new, pskc"),
             (["epskc", "generate", "--reveal-secrets"], "option '--reveal-secrets' does not apply to 'tbrctl epskc generate'"),
-            (["dataset"], "missing command for 'tbrctl dataset'; expected one of: decode, validate, new, pskc"),
+            (["dataset"], "missing command for 'tbrctl dataset'; expected one of: show, decode, validate, new, pskc"),
         ]
         for (arguments, message) in cases {
             let result = try await binary.run(arguments)
@@ -49,14 +49,15 @@ import TBRControl
 
         let help = try await binary.run(["--help"])
         #expect(help.status == 0)
-        #expect(help.stdout.contains("USAGE: tbrctl [--json] [--version] <command>"))
-        #expect(help.stdout.contains("\n  dataset                 Decode, validate and create Thread operational"))
-        #expect(help.stdout.contains("\n  epskc                   Generate and check ephemeral commissioner keys"))
+        #expect(help.stdout.contains("USAGE: tbrctl [--json] [--bus system|session|ADDRESS] [--version] <command>"))
+        for name in ["list", "info", "epskc", "network", "dataset", "structure"] {
+            #expect(help.stdout.contains("\n  \(name) "), "tbrctl help lists \(name)")
+        }
         #expect(try await binary.run(["help"]).stdout == help.stdout)
 
         let dataset = try await binary.run(["dataset", "--help"])
         #expect(dataset.status == 0)
-        for name in ["decode", "validate", "new", "pskc"] {
+        for name in ["show", "decode", "validate", "new", "pskc"] {
             #expect(dataset.stdout.contains("\n  \(name) "), "dataset help lists \(name)")
         }
         let new = try await binary.run(["help", "dataset", "new"])

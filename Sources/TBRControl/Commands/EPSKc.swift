@@ -1,10 +1,11 @@
 import TBRCommandLine
 
-/// `tbrctl epskc`: ephemeral commissioner keys (ePSKc, "TAP" codes). Its commands are the
-/// `EPSKc+….swift` files beside this one.
+/// `tbrctl epskc`: ephemeral commissioner keys (ePSKc, "TAP" codes): on a border router (activate,
+/// deactivate, watch) and offline (generate, check). Its commands are the `EPSKc+….swift` files beside
+/// this one.
 struct EPSKc: CommandGroup {
     static let configuration = CommandConfiguration(
         name: "epskc",
-        abstract: "Generate and check ephemeral commissioner keys (ePSKc).",
-        subcommands: [Generate.self, Check.self])
+        abstract: "Start, end and watch ephemeral commissioner keys (ePSKc); generate and check them.",
+        subcommands: [Activate.self, Deactivate.self, Watch.self, Generate.self, Check.self])
 }

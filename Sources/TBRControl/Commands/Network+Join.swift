@@ -1,0 +1,86 @@
+import Foundation
+import MeshCoP
+import TBRCommandLine
+
+extension Network {
+    /// `tbrctl network join [-d ROUTER] (--dataset HEX | --dataset-file FILE)`: joins a border router
+    /// (and, when it is on another network, its whole mesh) to the network of a dataset.
+    struct Join: ControlCommand {
+        static let configuration = CommandConfiguration(
+            name: "join",
+            abstract: "Join a border router to the network of an active dataset.",
+            discussion: """
+                The dataset is checked here first: a dataset that is not a valid, complete Active dataset \
+                exits 65 listing every problem, and nothing is sent. A router without a network joins it; \
+                a router already on it changes nothing; a router on another network moves its whole mesh \
+                there, after the delay otbr-agent reports (usually 300 s).
+                """)
+        static let arguments: [ArgumentSpec] = [
+            .router,
+            .option("dataset", valueName: "HEX", help: "The active dataset as hex TLVs, or - to read the hex from standard input."),
+            .option("dataset-file", valueName: "FILE", help: "A file holding the active dataset as hex TLVs."),
+        ]
+
+        /// `-d`: the router as given.
+        let router: String?
+        /// `--dataset`.
+        let hex: String?
+        /// `--dataset-file`.
+        let file: String?
+
+        init(_ values: ParsedValues) {
+            router = values.string(ArgumentSpec.router.name)
+            hex = values.string("dataset")
+            file = values.string("dataset-file")
+        }
+
+        func validate() throws(UsageError) {
+            switch (hex, file) {
+            case (nil, nil): throw UsageError("give the dataset with --dataset HEX or --dataset-file FILE")
+            case (.some, .some): throw UsageError("give the dataset once: --dataset or --dataset-file, not both")
+            default: break
+            }
+        }
+
+        func run(in context: CommandContext) async throws -> ExitCode {
+            let tlvs = try datasetBytes(context)
+            let problems = OperationalDataset.validate(bytes: tlvs, as: .active)
+            guard problems.isEmpty else {
+                let lines = problems.map { "  " + $0.description }.joined(separator: "\n")
+                throw ControlError.dataError("the dataset is not a valid complete Active dataset; nothing was sent:\n\(lines)")
+            }
+            let network = (try? OperationalDataset(bytes: tlvs)).flatMap { $0.networkName?.rawValue } ?? "the network"
+            let (id, result) = try await RouterSession.withBackend(context) { backend in
+                let ref = try await backend.resolve(router)
+                return (ref.id, try await backend.joinNetwork(on: ref, tlvs: tlvs))
+            }
+            let status = ErrorMapping.exitCode(networkStatus: result.status)
+            if context.json {
+                try context.writeJSON(result)
+            } else if status == .success {
+                context.write(
+                    result.migrationDelaySeconds > 0
+                        ? "\(id)'s whole network moves to \(network) in \(result.migrationDelaySeconds) s"
+                        : "\(id) is on \(network)")
+            }
+            if status != .success {
+                throw ControlError(exitCode: status, message: result.message ?? "JoinNetwork on \(id): \(result.status)")
+            }
+            return .success
+        }
+
+        /// The dataset's bytes from `--dataset` or `--dataset-file`.
+        private func datasetBytes(_ context: CommandContext) throws -> [UInt8] {
+            if let hex { return try context.bytes(fromHexArgument: hex, describing: "the dataset") }
+            guard let file else { return [] }
+            let text: String
+            do { text = try String(contentsOfFile: file, encoding: .utf8) } catch {
+                throw ControlError.dataError("cannot read the dataset file \(file): \(error.localizedDescription)")
+            }
+            guard text.contains(where: { !$0.isWhitespace }) else {
+                throw ControlError.dataError("the dataset file \(file) is empty; expected the dataset as hex")
+            }
+            return try context.bytes(fromHexArgument: text, describing: "the dataset in \(file)")
+        }
+    }
+}

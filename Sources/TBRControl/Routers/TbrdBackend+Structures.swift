@@ -1,0 +1,99 @@
+import DBus
+
+/// Structures through tbrd (`io.tbrd.Manager1` and `io.tbrd.Structure1`); only tbrd keeps them.
+extension TbrdBackend {
+    /// `ListStructures() → a(os)`: every structure's object path and name, sorted by name.
+    func structureEntries() async throws -> [(path: ObjectPath, name: String)] {
+        let reply = try await call(manager, "ListStructures", doing: "listing tbrd's structures")
+        do {
+            guard case .array(_, let items)? = reply.first else {
+                throw DBusValueError.invalid("ListStructures did not return an array")
+            }
+            return try items.map { (item) throws(DBusValueError) in
+                var f = try StructReader(item, fieldCount: 2)
+                return (try f.next(ObjectPath.self), try f.next(String.self))
+            }.sorted { $0.name < $1.name }
+        } catch {
+            throw ErrorMapping.controlError(error, doing: "listing tbrd's structures")
+        }
+    }
+
+    /// Every structure with its routers and settings.
+    func structures() async throws -> [StructureView] {
+        let routers = try await routerEntries()
+        var views: [StructureView] = []
+        for entry in try await structureEntries() {
+            views.append(try await view(of: entry.path, name: entry.name, routers: routers.map { ($0.path, $0.listing.id) }))
+        }
+        return views
+    }
+
+    /// The structure called `name`.
+    /// - Throws: ``ControlError`` 1 naming the known structures when there is none.
+    func structure(named name: String) async throws -> StructureView {
+        let path = try await structurePath(name)
+        return try await view(of: path, name: name, routers: try await routerEntries().map { ($0.path, $0.listing.id) })
+    }
+
+    /// `CreateStructure(s name) → o`.
+    func createStructure(_ name: String) async throws -> StructureView {
+        let reply = try await call(manager, "CreateStructure", [.string(name)], doing: "creating structure '\(name)'")
+        guard case .objectPath(let path)? = reply.first else {
+            throw ControlError.failure("CreateStructure did not return an object path")
+        }
+        return try await view(of: path, name: name, routers: [])
+    }
+
+    /// `AddBorderRouter(s structure, s router)`, the router given as its id.
+    func addBorderRouter(_ router: RouterRef, to structure: String) async throws {
+        _ = try await structurePath(structure)
+        _ = try await call(
+            manager, "AddBorderRouter", [.string(structure), .string(router.id)],
+            doing: "adding \(router.id) to structure '\(structure)'")
+    }
+
+    /// `RemoveBorderRouter(s structure, s router)`, the router given as its id.
+    func removeBorderRouter(_ router: RouterRef, from structure: String) async throws {
+        _ = try await structurePath(structure)
+        _ = try await call(
+            manager, "RemoveBorderRouter", [.string(structure), .string(router.id)],
+            doing: "removing \(router.id) from structure '\(structure)'")
+    }
+
+    /// `FindStructure(s name) → o`.
+    /// - Throws: ``ControlError`` 1 naming the known structures when there is none.
+    func structurePath(_ name: String) async throws -> ObjectPath {
+        let reply: [DBusValue]
+        do {
+            reply = try await manager.call("FindStructure", [.string(name)])
+        } catch let error as DBusError where error.name.rawValue == TbrdNames.errorPrefix + "NotFound" {
+            let known = try await structureEntries().map(\.name)
+            let list = known.isEmpty ? "there is none; create one with 'tbrctl structure create NAME'" : "known: \(known.joined(separator: ", "))"
+            throw ControlError.failure("no structure named '\(name)' (\(list))")
+        } catch {
+            throw ErrorMapping.controlError(error, doing: "finding structure '\(name)'")
+        }
+        guard case .objectPath(let path)? = reply.first else {
+            throw ControlError.failure("FindStructure did not return an object path")
+        }
+        return path
+    }
+
+    /// The properties of the structure at `path`; router paths become ids through `routers`.
+    private func view(of path: ObjectPath, name: String, routers: [(ObjectPath, String)]) async throws -> StructureView {
+        let object = RemoteObject(connection: connection, destination: TbrdNames.busName, path: path, interface: TbrdNames.structure)
+        let p: [String: DBusValue]
+        do { p = try await object.allProperties() } catch {
+            throw ErrorMapping.controlError(error, doing: "reading structure '\(name)'")
+        }
+        let paths = (try? p["BorderRouters"]?.decode(as: [ObjectPath].self)) ?? []
+        let ids = paths.map { path in
+            routers.first { $0.0 == path }?.1 ?? path.elements.last.map(String.init) ?? path.rawValue
+        }
+        let option = (try? p["InternetAccessOption"]?.decode(as: String.self)) ?? ""
+        let network = (try? p["DefaultThreadNetworkId"]?.decode(as: String.self)) ?? ""
+        return StructureView(
+            name: (try? p["Name"]?.decode(as: String.self))?.nilIfEmpty ?? name, routers: ids.sorted(),
+            settings: .init(internetAccessOption: option.nilIfEmpty ?? "unspecified", defaultThreadNetworkId: network.nilIfEmpty))
+    }
+}
