@@ -107,7 +107,8 @@ step "A script that restarts misses nothing: replay from sequence 2"
 show tbrctl --json epskc watch --since 2 --timeout 1 || true
 
 step "Offline tools"
-show tbrctl dataset validate "$dataset"
+printf '%s$ tbrctl dataset validate - < dataset.hex%s\n' "$bold" "$plain"
+printf '%s' "$dataset" | tbrctl dataset validate -
 show tbrctl epskc check "$key"
 
 step "tbrd stops cleanly on SIGTERM"
