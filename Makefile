@@ -55,14 +55,15 @@ bench: deps
 demo: build
 	demo/run.sh
 
-# Installs the release binaries, the D-Bus policy, the systemd unit, the default configuration (never
-# over an existing one) and the docs. PREFIX, DESTDIR, SYSCONFDIR and UNITDIR are honoured.
+# Installs the release binaries (the Swift runtime linked in, so they run without the toolchain), the
+# D-Bus policy, the systemd unit, the default configuration (never over an existing one) and the docs.
+# PREFIX, DESTDIR, SYSCONFDIR and UNITDIR are honoured.
 install: deps
-	$(SWIFT) build -c release $(SWIFT_FLAGS)
+	$(SWIFT) build -c release --static-swift-stdlib $(SWIFT_FLAGS)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(SYSCONFDIR)/dbus-1/system.d $(DESTDIR)$(SYSCONFDIR)/tbrd \
 	  $(DESTDIR)$(UNITDIR) $(DESTDIR)$(PREFIX)/share/doc/tbrd
-	bin=$$($(SWIFT) build -c release --show-bin-path); \
-	  install -m 0755 $$bin/tbrd $$bin/tbrctl $$bin/otbr-sim $(DESTDIR)$(PREFIX)/bin/
+	bin=$$($(SWIFT) build -c release --static-swift-stdlib --show-bin-path); \
+	  install -s -m 0755 $$bin/tbrd $$bin/tbrctl $$bin/otbr-sim $(DESTDIR)$(PREFIX)/bin/
 	install -m 0644 config/dbus/io.tbrd.conf $(DESTDIR)$(SYSCONFDIR)/dbus-1/system.d/io.tbrd.conf
 	sed 's|@PREFIX@|$(PREFIX)|g' config/systemd/tbrd.service > $(DESTDIR)$(UNITDIR)/tbrd.service
 	chmod 0644 $(DESTDIR)$(UNITDIR)/tbrd.service

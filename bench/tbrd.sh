@@ -3,14 +3,16 @@
 #   - `tbrctl info` vs `busctl get-property` of the same properties from otbr-agent
 #   - `tbrctl epskc activate` (+ deactivate) vs `dbus-send` calling ActivateEphemeralKeyMode (+ Deactivate)
 #   - tbrd's resident memory idle with 1 and with 64 routers, and its CPU time over a minute of idling
-# Release build. Usage: bench/tbrd.sh [ROUNDS]   (default 30 command runs per tool)
+# Release build with the Swift runtime linked in, as `make install` builds it (bench/build/static).
+# Usage: bench/tbrd.sh [ROUNDS]   (default 30 command runs per tool)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 rounds=${1:-30}
-swift build -c release --product tbrd >/dev/null
-swift build -c release --product tbrctl >/dev/null
-swift build -c release --product otbr-sim >/dev/null
-bin=$(swift build -c release --show-bin-path)
+scratch=bench/build/static
+for product in tbrd tbrctl otbr-sim; do
+  swift build -c release --static-swift-stdlib --scratch-path "$scratch" --product "$product" >/dev/null
+done
+bin=$(swift build -c release --static-swift-stdlib --scratch-path "$scratch" --show-bin-path)
 work=$(mktemp -d)
 pids=()
 cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; wait 2>/dev/null || true; rm -rf "$work"; }

@@ -114,8 +114,15 @@ public actor BorderRouterService: HomeBackend {
     /// The router `id`, its state refreshed from its agent when it is online.
     /// - Throws: ``DeviceModel/HomeError`` `notFound`.
     public func borderRouter(_ id: DeviceID) async throws(HomeError) -> any BorderRouterBackend {
+        try await borderRouter(id, refreshing: true)
+    }
+
+    /// The router `id`; with `refreshing` false its state is what the service last read or was signalled
+    /// (tbrd serves many property reads per second and reads each group from the agent itself).
+    /// - Throws: ``DeviceModel/HomeError`` `notFound`.
+    public func borderRouter(_ id: DeviceID, refreshing: Bool) async throws(HomeError) -> any BorderRouterBackend {
         guard let router = routers[id] else { throw HomeError(.notFound, "there is no border router with the id \(id)") }
-        await router.refresh()
+        if refreshing { await router.refresh() }
         return router
     }
 

@@ -1,4 +1,4 @@
-import Foundation
+import TBRFoundation
 
 /// Which output stream a write goes to.
 public enum ConsoleStream: Sendable {
@@ -24,12 +24,11 @@ public struct StandardConsole: Console {
     public init() {}
 
     public func write(_ text: String, to stream: ConsoleStream) {
-        let handle = stream == .standardOutput ? FileHandle.standardOutput : FileHandle.standardError
         // A closed pipe (`tbrctl … | head`) is not worth an error message of its own.
-        try? handle.write(contentsOf: Data(text.utf8))
+        FileDescriptorIO.write(text, to: stream == .standardOutput ? 1 : 2)
     }
 
     public func readStandardInput() throws -> [UInt8] {
-        Array(try FileHandle.standardInput.readToEnd() ?? Data())
+        try FileDescriptorIO.readToEnd(0)
     }
 }

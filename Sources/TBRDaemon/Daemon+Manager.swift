@@ -69,9 +69,9 @@ extension Daemon {
         var rows: [DBusValue] = []
         for summary in await service.routerSummaries() {
             var name = "", xpan = "", epskc = false
-            if let router = try? await service.borderRouter(summary.id) {
+            if let router = try? await service.borderRouter(summary.id, refreshing: false) {
                 epskc = router.support.epskc
-                if summary.isOnline, let info = try? await router.networkInfo() {
+                if summary.isOnline, let info = try? await networkInfo(summary.id) {
                     name = info.networkName
                     xpan = info.extendedPanId.description
                 }

@@ -22,8 +22,10 @@ extension Daemon {
                 await exportRouter(id)
                 await recordRouter(id, online: true)
             case .online(let id):
+                await infoCache.invalidate(id)
                 await recordRouter(id, online: true)
             case .offline(let id):
+                await infoCache.invalidate(id)
                 if let router = RouterID(rawValue: id.rawValue) { try? await store?.markRouterOffline(router) }
             }
         }
@@ -84,7 +86,7 @@ extension Daemon {
     /// The backend of router `id`, or `io.tbrd.Error.NotFound`.
     func backend(_ id: DeviceID) async throws -> any BorderRouterBackend {
         guard let service else { throw DBusError(DaemonError.unavailable, "tbrd is starting") }
-        do { return try await service.borderRouter(id) } catch { throw DaemonError.from(error) }
+        do { return try await service.borderRouter(id, refreshing: false) } catch { throw DaemonError.from(error) }
     }
 
     nonisolated func routerInterface(_ id: DeviceID) -> Interface {
@@ -110,7 +112,11 @@ extension Daemon {
             },
             Method("LeaveNetwork") { [self] _ in
                 let router = try await self.backend(id)
-                do { try await router.leaveNetwork() } catch { throw DaemonError.from(error) }
+                do { try await router.leaveNetwork() } catch {
+                    await self.infoCache.invalidate(id)
+                    throw DaemonError.from(error)
+                }
+                await self.infoCache.invalidate(id)
                 return []
             },
             Method("GetActiveDataset", outputs: [Argument("tlvs", .array(.byte))]) { [self] _ in
@@ -177,18 +183,26 @@ extension Daemon {
         return summary
     }
 
-    private func networkInfo(_ id: DeviceID) async throws -> ThreadNetworkManagementTrait.NetworkInfo? {
+    func networkInfo(_ id: DeviceID) async throws -> ThreadNetworkManagementTrait.NetworkInfo? {
         let router = try await backend(id)
         guard router.isOnline else { return nil }
-        do { return try await router.networkInfo() } catch { throw DaemonError.from(error) }
+        return try await infoCache.networkInfo(id) {
+            do { return try await router.networkInfo() } catch { throw DaemonError.from(error) }
+        }
     }
 
     private func capabilities(_ id: DeviceID) async throws -> ThreadNetworkCapabilitiesTrait.Attributes {
-        do { return try await backend(id).capabilities() } catch let e as HomeError { throw DaemonError.from(e) }
+        let router = try await backend(id)
+        return try await infoCache.capabilities(id) {
+            do { return try await router.capabilities() } catch { throw DaemonError.from(error) }
+        }
     }
 
     private func basicInformation(_ id: DeviceID) async throws -> BasicInformationTrait.Attributes {
-        do { return try await backend(id).basicInformation() } catch let e as HomeError { throw DaemonError.from(e) }
+        let router = try await backend(id)
+        return try await infoCache.basicInformation(id) {
+            do { return try await router.basicInformation() } catch { throw DaemonError.from(error) }
+        }
     }
 
     private func activateEpskc(_ id: DeviceID, seconds: UInt16) async throws -> [DBusValue] {
@@ -214,6 +228,7 @@ extension Daemon {
             throw DaemonError.invalid("unknown JoinNetwork option \"\(key)\" (known: thisRouterOnly)")
         }
         let response = await router.joinNetwork(.init(operationalDatasetTlvs: tlvs, scope: scope))
+        await infoCache.invalidate(id)
         if response.status == .invalidArgument {
             throw DaemonError.invalid(response.message ?? "the dataset is not valid")
         }

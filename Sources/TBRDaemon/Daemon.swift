@@ -1,7 +1,7 @@
 import BorderRouterService
 public import DBus
 import DeviceModel
-import Foundation
+import FoundationEssentials
 import MeshCoP
 import OTBRSimulator
 import OpenThreadBR
@@ -32,6 +32,8 @@ public actor Daemon: Service {
     var simulators: [SimulatedAgent] = []
     var exportedRouters: Set<DeviceID> = []
     var exportedStructures: Set<StructureID> = []
+    /// Router properties read from the agents, served for up to a second.
+    let infoCache = RouterInfoCache()
     /// Routers whose summary changes are to be followed (fed by exportRouter, drained in run()).
     let newRouters = AsyncStream.makeStream(of: DeviceID.self)
     private var readiness: [CheckedContinuation<Void, Never>] = []

@@ -1,6 +1,6 @@
 import BorderRouterService
 import DeviceModel
-import Foundation
+import FoundationEssentials
 import Store
 import TBRFoundation
 

@@ -1,5 +1,5 @@
 import DBus
-import Foundation
+import FoundationEssentials
 import TBRCommandLine
 import TBRFoundation
 import TBRLifecycle
@@ -30,15 +30,15 @@ public enum TBRDaemonMain {
                 command = c
             }
         } catch {
-            FileHandle.standardError.write(Data("tbrd: \(error.message)\n".utf8))
-            if let hint = error.helpHint { FileHandle.standardError.write(Data((hint + "\n").utf8)) }
+            FileDescriptorIO.write("tbrd: \(error.message)\n", to: 2)
+            if let hint = error.helpHint { FileDescriptorIO.write(hint + "\n", to: 2) }
             return ExitCode.usage.rawValue
         }
         let configuration: DaemonConfiguration
         do {
             configuration = try load(command)
         } catch {
-            FileHandle.standardError.write(Data("tbrd: \(error.message)\n".utf8))
+            FileDescriptorIO.write("tbrd: \(error.message)\n", to: 2)
             return 78  // EX_CONFIG
         }
 
@@ -83,8 +83,8 @@ public enum TBRDaemonMain {
         var configuration = DaemonConfiguration()
         if let path = command.configFile {
             let text: String
-            do { text = try String(contentsOfFile: path, encoding: .utf8) } catch {
-                throw ConfigurationError("cannot read the configuration file \(path): \(error.localizedDescription)")
+            do { text = String(decoding: try FileDescriptorIO.readFile(atPath: path), as: UTF8.self) } catch {
+                throw ConfigurationError("cannot read the configuration file \(path): \(error)")
             }
             try configuration.apply(fileText: text, path: path)
             configuration.configFile = path

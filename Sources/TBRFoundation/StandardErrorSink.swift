@@ -18,15 +18,7 @@ public struct StandardErrorSink: LogSink {
         line += record.label.isEmpty ? record.message : "\(record.label): \(record.message)"
         for (k, v) in record.metadata { line += " \(k)=\(Self.quoted(v))" }
         line += "\n"
-        var bytes = Array(line.utf8)
-        bytes.withUnsafeMutableBytes { buf in
-            var off = 0
-            while off < buf.count {
-                let n = Glibc.write(2, buf.baseAddress! + off, buf.count - off)
-                if n < 0 { if errno == EINTR { continue } else { return } }
-                off += n
-            }
-        }
+        FileDescriptorIO.write(line, to: 2)
     }
 
     private static func quoted(_ v: String) -> String {

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import TBRFoundation
 import MeshCoP
 import TBRCommandLine
 
@@ -74,8 +75,8 @@ extension Network {
             if let hex { return try context.bytes(fromHexArgument: hex, describing: "the dataset") }
             guard let file else { return [] }
             let text: String
-            do { text = try String(contentsOfFile: file, encoding: .utf8) } catch {
-                throw ControlError.dataError("cannot read the dataset file \(file): \(error.localizedDescription)")
+            do { text = String(decoding: try FileDescriptorIO.readFile(atPath: file), as: UTF8.self) } catch {
+                throw ControlError.dataError("cannot read the dataset file \(file): \(error)")
             }
             guard text.contains(where: { !$0.isWhitespace }) else {
                 throw ControlError.dataError("the dataset file \(file) is empty; expected the dataset as hex")

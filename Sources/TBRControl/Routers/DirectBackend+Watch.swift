@@ -1,6 +1,6 @@
 import BorderRouterService
 import DeviceModel
-import Foundation
+import FoundationEssentials
 import OpenThreadBR
 
 /// `epskc watch` without tbrd: this process observes what it can.
