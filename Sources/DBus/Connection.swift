@@ -9,7 +9,7 @@ public import TBRFoundation
 /// calls for the connection happen on one queue. Close it with ``close()``; dropping the last reference
 /// closes it too.
 public actor Connection {
-    let executor: QueueExecutor
+    let executor: DispatchQueueExecutor
     let handle: ConnectionHandle
     let logger: Logger
 
@@ -40,7 +40,7 @@ public actor Connection {
     /// - Throws: ``DBusError`` if the bus cannot be reached or refuses the connection.
     /// - Parameter maxCallsInFlight: calls awaiting replies at once; further calls queue in order.
     public init(bus: Bus, logger: Logger = .disabled, maxCallsInFlight: Int = 128) async throws(DBusError) {
-        let executor = QueueExecutor(label: "tbrd.dbus.\(bus)")
+        let executor = DispatchQueueExecutor(label: "tbrd.dbus.\(bus)")
         let opened: Result<ConnectionHandle, DBusError> = await withCheckedContinuation { cont in
             executor.queue.async {
                 do throws(DBusError) {

@@ -1,10 +1,12 @@
+import TBRFoundation
+
 /// A ``Database`` behind an actor: the only way async code reaches a connection.
 ///
 /// The actor runs on a serial Dispatch queue of its own (SQLite blocks on disk and on locks), and every
 /// closure runs there with the connection, synchronously, so a ``write(_:)`` is one transaction that
 /// nothing else on the connection can interleave with.
 public actor DatabaseActor {
-    private let executor: QueueExecutor
+    private let executor: DispatchQueueExecutor
     private let database: Database
     /// The path of the database file.
     public nonisolated let path: String
@@ -24,7 +26,7 @@ public actor DatabaseActor {
         let database: Database
         do { database = try Database(path: path, options: options) } catch { throw .sqlite(error) }
         let versions = try database.migrate(migrations)
-        self.executor = QueueExecutor(label: "tbrd.store")
+        self.executor = DispatchQueueExecutor(label: "tbrd.store")
         self.database = database
         self.path = path
         self.openedAtVersion = versions.from

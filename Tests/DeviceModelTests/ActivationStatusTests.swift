@@ -3,6 +3,7 @@ import DBus
 import DeviceModel
 import OTBRSimulator
 import OpenThreadBR
+import TBRTestKit
 import Testing
 
 /// The statuses of `activateEpskcMode`, each from the path that produces it.

@@ -4,6 +4,7 @@ import DeviceModel
 import MeshCoP
 import OTBRSimulator
 import OpenThreadBR
+import TBRTestKit
 import Testing
 
 /// Each deactivation reason through its real path on otbr-sim: the events come exactly once, in order,

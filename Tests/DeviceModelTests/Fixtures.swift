@@ -180,19 +180,6 @@ func close(_ a: WallTime, _ b: WallTime, within tolerance: Duration) -> Bool {
     return d <= tolerance && d >= .zero - tolerance
 }
 
-/// Waits until `condition` holds, polling, or fails after `timeout`.
-func eventually(
-    _ what: String, timeout: Duration = .seconds(5), _ condition: () async throws -> Bool,
-    sourceLocation: SourceLocation = #_sourceLocation
-) async throws {
-    let deadline = ContinuousClock.now.advanced(by: timeout)
-    while ContinuousClock.now < deadline {
-        if (try? await condition()) == true { return }
-        try await Task.sleep(for: .milliseconds(10))
-    }
-    Issue.record("timed out waiting until \(what)", sourceLocation: sourceLocation)
-    throw TestKitError("timed out waiting until \(what)")
-}
 
 /// A complete active dataset (channel 15, PAN ID 0x1234, extended PAN ID 1111111122222222, "OpenThreadDemo").
 let sampleDataset: [UInt8] = try! Hex.decode(

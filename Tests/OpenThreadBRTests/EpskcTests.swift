@@ -2,6 +2,7 @@ import DBus
 import MeshCoP
 import OTBRSimulator
 import OpenThreadBR
+import TBRTestKit
 import Testing
 
 /// The ePSKc life cycle of OpenThread as the simulator plays it, and the telemetry that records it.

@@ -97,19 +97,6 @@ func agentCause(_ body: () async throws -> Void) async -> AgentError.Cause? {
     return nil
 }
 
-/// Waits until `condition` holds, polling, or fails after `timeout`.
-func eventually(
-    _ what: String, timeout: Duration = .seconds(5), _ condition: () async throws -> Bool,
-    sourceLocation: SourceLocation = #_sourceLocation
-) async throws {
-    let deadline = ContinuousClock.now.advanced(by: timeout)
-    while ContinuousClock.now < deadline {
-        if (try? await condition()) == true { return }
-        try await Task.sleep(for: .milliseconds(10))
-    }
-    Issue.record("timed out waiting until \(what)", sourceLocation: sourceLocation)
-    throw TestKitError("timed out waiting until \(what)")
-}
 
 /// Collects elements of `stream` until `count` arrived or `timeout` passed.
 func collect<S: AsyncSequence & Sendable>(_ stream: S, count: Int, timeout: Duration = .seconds(5)) async -> [S.Element]

@@ -1,6 +1,7 @@
 import DBus
 import OTBRSimulator
 import OpenThreadBR
+import TBRTestKit
 import Testing
 
 /// `LeaveNetwork`: the agent replies, drops off the bus, and comes back with `Ready`, role disabled,

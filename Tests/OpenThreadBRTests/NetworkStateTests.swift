@@ -2,6 +2,7 @@ import DBus
 import MeshCoP
 import OTBRSimulator
 import OpenThreadBR
+import TBRTestKit
 import Testing
 
 /// The network state machine: roles, Join and SetThreadEnabled, AttachAllNodesTo, GetProperties.

@@ -161,18 +161,6 @@ final class TbrdProcess: Sendable {
     var log: String { logs.withLock { $0 } + (process.withLock { $0 }?.stderr ?? "") }
 }
 
-/// Polls `condition` until it holds.
-/// - Throws: ``TestKitError`` naming `what` after `timeout`; what `condition` throws.
-func eventually(
-    _ what: String, timeout: Duration = .seconds(5), _ condition: () async throws -> Bool
-) async throws {
-    let deadline = ContinuousClock.now.advanced(by: timeout)
-    while ContinuousClock.now < deadline {
-        if try await condition() { return }
-        try await Task.sleep(for: .milliseconds(10))
-    }
-    throw TestKitError("timed out after \(timeout) waiting until \(what)")
-}
 
 /// The lines a background tbrctl has printed so far, decoded as JSON objects.
 func jsonLines(_ process: TestProcess) -> [[String: Any]] {

@@ -14,15 +14,6 @@ let demoDataset =
 /// Its network key: must never appear in tbrd's log.
 let demoNetworkKey = "00112233445566778899aabbccddeeff"
 
-/// Polls `condition` until it holds.
-func eventually(_ what: String, timeout: Duration = .seconds(10), _ condition: () async throws -> Bool) async throws {
-    let deadline = ContinuousClock.now.advanced(by: timeout)
-    while ContinuousClock.now < deadline {
-        if try await condition() { return }
-        try await Task.sleep(for: .milliseconds(20))
-    }
-    throw TestKitError("timed out waiting until \(what)")
-}
 
 /// A private bus with `otbr-sim` (the built binary) serving `interfaces`, and `tbrd` (the built binary)
 /// with its own state directory; everything is stopped at the end, and tbrd's log is checked for
