@@ -42,6 +42,7 @@ let package = Package(
         // MARK: domain
         .target(name: "MeshCoP", dependencies: ["TBRFoundation", "CLibCrypto"], swiftSettings: strict),
         .target(name: "OpenThreadBR", dependencies: ["DBus", "MeshCoP", "TBRFoundation"], swiftSettings: strict),
+        .target(name: "TBRDBusAPI", dependencies: ["DBus"], swiftSettings: strict),
         .target(name: "DeviceModel", dependencies: ["MeshCoP", "TBRFoundation"], swiftSettings: strict),
         .target(
             name: "BorderRouterService",
@@ -52,7 +53,7 @@ let package = Package(
         .target(
             name: "TBRControl",
             dependencies: [
-                "TBRCommandLine", "TBRFoundation", "MeshCoP", "DBus", "OpenThreadBR", "DeviceModel", "BorderRouterService",
+                "TBRCommandLine", "TBRFoundation", "MeshCoP", "DBus", "OpenThreadBR", "DeviceModel", "BorderRouterService", "TBRDBusAPI",
             ],
             swiftSettings: strict),
 
@@ -64,7 +65,7 @@ let package = Package(
         .target(
             name: "TBRDaemon",
             dependencies: [
-                "BorderRouterService", "DeviceModel", "OpenThreadBR", "OTBRSimulator", "Store", "DBus", "MeshCoP",
+                "BorderRouterService", "DeviceModel", "OpenThreadBR", "OTBRSimulator", "Store", "DBus", "TBRDBusAPI", "MeshCoP",
                 "TBRLifecycle", "TBRCommandLine", "TBRFoundation",
             ],
             swiftSettings: strict),

@@ -1,5 +1,6 @@
 import BorderRouterService
 import DBus
+import TBRDBusAPI
 import DeviceModel
 
 // ePSKc events: already journalled by the service's event sink when they arrive here; signalled from
@@ -19,14 +20,14 @@ extension Daemon {
         let sequence = DBusValue.uint64(event.sequenceNumber ?? 0)
         switch event {
         case .activated(let e):
-            try? connection.emit(path: path, interface: Self.routerInterfaceName, member: "EpskcModeActivated", arguments: [
+            try? connection.emit(path: path, interface: Self.routerInterfaceName, member: TBRDBusAPI.epskcActivated, arguments: [
                 sequence, .string(id.rawValue), .uint16(UInt16(clamping: e.validDurationSeconds)),
                 .int64(Self.milliseconds(e.activatedAt)),
             ])
             logger.info("ephemeral key activated", [("router", id.rawValue), ("sequence", "\(event.sequenceNumber ?? 0)"),
                                              ("seconds", "\(e.validDurationSeconds)")])
         case .deactivated(let e):
-            try? connection.emit(path: path, interface: Self.routerInterfaceName, member: "EpskcModeDeactivated", arguments: [
+            try? connection.emit(path: path, interface: Self.routerInterfaceName, member: TBRDBusAPI.epskcDeactivated, arguments: [
                 sequence, .string(id.rawValue), .string(e.reason.rawValue), .string(e.detail?.rawValue ?? ""),
                 .int64(Self.milliseconds(e.activatedAt)), .int64(Self.milliseconds(e.deactivatedAt)),
             ])

@@ -1,12 +1,13 @@
 import BorderRouterService
 import DBus
+import TBRDBusAPI
 import DeviceModel
 import Store
 
 // io.tbrd.Manager1 at /io/tbrd: routers, structures and the ePSKc journal.
 
 extension Daemon {
-    static let managerInterfaceName: InterfaceName = "io.tbrd.Manager1"
+    static let managerInterfaceName = TBRDBusAPI.manager
 
     nonisolated func managerInterface() -> Interface {
         Interface(Self.managerInterfaceName, methods: [

@@ -1,5 +1,6 @@
 import BorderRouterService
 import DBus
+import TBRDBusAPI
 import DeviceModel
 import MeshCoP
 import OpenThreadBR
@@ -9,7 +10,7 @@ import TBRFoundation
 // io.tbrd.BorderRouter1: one object per router at /io/tbrd/router/<id>.
 
 extension Daemon {
-    static let routerInterfaceName: InterfaceName = "io.tbrd.BorderRouter1"
+    static let routerInterfaceName = TBRDBusAPI.borderRouter
 
     static func routerPath(_ id: DeviceID) -> ObjectPath { routersPath.appending(id.rawValue) }
 

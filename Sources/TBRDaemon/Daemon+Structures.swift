@@ -1,11 +1,12 @@
 import DBus
+import TBRDBusAPI
 import DeviceModel
 import MeshCoP
 
 // io.tbrd.Structure1 at /io/tbrd/structure/<id>, and the Manager1 calls that change structures.
 
 extension Daemon {
-    static let structureInterfaceName: InterfaceName = "io.tbrd.Structure1"
+    static let structureInterfaceName = TBRDBusAPI.structure
 
     static func structurePath(_ id: StructureID) -> ObjectPath { structuresPath.appending(id.rawValue) }
 

@@ -8,6 +8,7 @@ import OpenThreadBR
 import Store
 public import TBRFoundation
 public import TBRLifecycle
+import TBRDBusAPI
 
 /// tbrd: owns `io.tbrd` on the bus, serves the trait model over D-Bus (docs/dbus-api.md), keeps its state
 /// in SQLite, journals every ePSKc event before signalling it, and recovers open sessions after a
@@ -15,10 +16,10 @@ public import TBRLifecycle
 /// bus cleanly.
 public actor Daemon: Service {
     /// The bus name tbrd owns.
-    public static let busName: BusName = "io.tbrd"
-    static let managerPath: ObjectPath = "/io/tbrd"
-    static let routersPath: ObjectPath = "/io/tbrd/router"
-    static let structuresPath: ObjectPath = "/io/tbrd/structure"
+    public static let busName = TBRDBusAPI.busName
+    static let managerPath = TBRDBusAPI.managerPath
+    static let routersPath = TBRDBusAPI.routerNamespace
+    static let structuresPath = TBRDBusAPI.structureNamespace
 
     public nonisolated let configuration: DaemonConfiguration
     let logger: Logger

@@ -1,16 +1,17 @@
 import DBus
 import DeviceModel
 import Store
+import TBRDBusAPI
 
 /// tbrd's D-Bus errors (`io.tbrd.Error.*`), each with a human sentence; see docs/dbus-api.md.
 enum DaemonError {
-    static let notFound: ErrorName = "io.tbrd.Error.NotFound"
-    static let invalidArgument: ErrorName = "io.tbrd.Error.InvalidArgument"
-    static let busy: ErrorName = "io.tbrd.Error.Busy"
-    static let notSupported: ErrorName = "io.tbrd.Error.NotSupported"
-    static let unavailable: ErrorName = "io.tbrd.Error.Unavailable"
-    static let permissionDenied: ErrorName = "io.tbrd.Error.PermissionDenied"
-    static let failed: ErrorName = "io.tbrd.Error.Failed"
+    static let notFound = TBRDBusAPI.Error.notFound
+    static let invalidArgument = TBRDBusAPI.Error.invalidArgument
+    static let busy = TBRDBusAPI.Error.busy
+    static let notSupported = TBRDBusAPI.Error.notSupported
+    static let unavailable = TBRDBusAPI.Error.unavailable
+    static let permissionDenied = TBRDBusAPI.Error.permissionDenied
+    static let failed = TBRDBusAPI.Error.failed
 
     /// The D-Bus error for a device-model error: its code picks the name, its sentence is the message.
     static func from(_ error: HomeError) -> DBusError {

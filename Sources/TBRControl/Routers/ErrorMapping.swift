@@ -1,3 +1,4 @@
+import TBRDBusAPI
 import BorderRouterService
 import DBus
 import DeviceModel
@@ -78,8 +79,8 @@ enum ErrorMapping {
     /// A D-Bus error reply from tbrd or the bus.
     static func controlError(_ error: DBusError, doing: String) -> ControlError {
         let name = error.name.rawValue
-        if name.hasPrefix(TbrdNames.errorPrefix) {
-            let short = String(name.dropFirst(TbrdNames.errorPrefix.count))
+        if name.hasPrefix(TBRDBusAPI.errorPrefix) {
+            let short = String(name.dropFirst(TBRDBusAPI.errorPrefix.count))
             let message = error.message.isEmpty ? "\(doing) failed: tbrd answered \(name)" : error.message
             return ControlError(exitCode: exitCode(tbrdError: short), message: message)
         }

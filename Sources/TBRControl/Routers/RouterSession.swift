@@ -1,3 +1,4 @@
+import TBRDBusAPI
 import BorderRouterService
 import DBus
 import OpenThreadBR
@@ -48,7 +49,7 @@ enum RouterSession {
 
     /// Whether tbrd owns its name on `connection`'s bus.
     static func tbrdIsRunning(on connection: Connection) async throws -> Bool {
-        do { return try await connection.nameOwner(of: TbrdNames.busName) != nil } catch {
+        do { return try await connection.nameOwner(of: TBRDBusAPI.busName) != nil } catch {
             throw ErrorMapping.controlError(error, doing: "asking the bus whether tbrd is running")
         }
     }

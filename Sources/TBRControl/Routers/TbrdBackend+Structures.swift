@@ -1,3 +1,4 @@
+import TBRDBusAPI
 import DBus
 
 /// Structures through tbrd (`io.tbrd.Manager1` and `io.tbrd.Structure1`); only tbrd keeps them.
@@ -66,7 +67,7 @@ extension TbrdBackend {
         let reply: [DBusValue]
         do {
             reply = try await manager.call("FindStructure", [.string(name)])
-        } catch let error as DBusError where error.name.rawValue == TbrdNames.errorPrefix + "NotFound" {
+        } catch let error as DBusError where error.name == TBRDBusAPI.Error.notFound {
             let known = try await structureEntries().map(\.name)
             let list = known.isEmpty ? "there is none; create one with 'tbrctl structure create NAME'" : "known: \(known.joined(separator: ", "))"
             throw ControlError.failure("no structure named '\(name)' (\(list))")
@@ -81,7 +82,7 @@ extension TbrdBackend {
 
     /// The properties of the structure at `path`; router paths become ids through `routers`.
     private func view(of path: ObjectPath, name: String, routers: [(ObjectPath, String)]) async throws -> StructureView {
-        let object = RemoteObject(connection: connection, destination: TbrdNames.busName, path: path, interface: TbrdNames.structure)
+        let object = RemoteObject(connection: connection, destination: TBRDBusAPI.busName, path: path, interface: TBRDBusAPI.structure)
         let p: [String: DBusValue]
         do { p = try await object.allProperties() } catch {
             throw ErrorMapping.controlError(error, doing: "reading structure '\(name)'")

@@ -1,3 +1,4 @@
+import TBRDBusAPI
 import DBus
 import DeviceModel
 
@@ -16,12 +17,12 @@ extension TbrdBackend {
         router: RouterRef?, since: UInt64?, notes: CommandContext, onEvent: (EpskcWatchEvent) throws -> Bool
     ) async throws {
         let rule = MatchRule(
-            sender: TbrdNames.busName, pathNamespace: TbrdNames.routerNamespace, interface: TbrdNames.borderRouter)
+            sender: TBRDBusAPI.busName, pathNamespace: TBRDBusAPI.routerNamespace, interface: TBRDBusAPI.borderRouter)
         let signals: SignalStream
         let owners: AsyncThrowingMapSequence<SignalStream, NameOwnerChange>
         do {
             signals = try await connection.signals(matching: rule)
-            owners = try await connection.nameOwnerChanges(of: TbrdNames.busName)
+            owners = try await connection.nameOwnerChanges(of: TBRDBusAPI.busName)
         } catch {
             throw ErrorMapping.controlError(error, doing: "subscribing to tbrd's ePSKc signals")
         }
@@ -117,14 +118,14 @@ extension TbrdBackend {
     static func event(from signal: Signal) -> EpskcWatchEvent? {
         let a = signal.arguments
         switch signal.member {
-        case TbrdNames.epskcActivated:
+        case TBRDBusAPI.epskcActivated:
             guard a.count == 4, case .uint64(let sequence) = a[0], case .string(let router) = a[1],
                 case .uint16(let valid) = a[2], case .int64(let activated) = a[3]
             else { return nil }
             return EpskcWatchEvent(
                 event: .epskcModeActivated, sequence: sequence, router: router,
                 activatedAt: WallTime(milliseconds: activated), validSeconds: Int(valid))
-        case TbrdNames.epskcDeactivated:
+        case TBRDBusAPI.epskcDeactivated:
             guard a.count == 6, case .uint64(let sequence) = a[0], case .string(let router) = a[1],
                 case .string(let reason) = a[2], case .string(let detail) = a[3], case .int64(let activated) = a[4],
                 case .int64(let deactivated) = a[5]

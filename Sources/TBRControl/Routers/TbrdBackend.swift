@@ -1,3 +1,4 @@
+import TBRDBusAPI
 import DBus
 
 /// The device commands over tbrd's D-Bus API (docs/dbus-api.md): `io.tbrd.Manager1` at `/io/tbrd` and
@@ -12,8 +13,8 @@ struct TbrdBackend: RouterBackend {
     /// `io.tbrd.Manager1`.
     var manager: RemoteObject {
         RemoteObject(
-            connection: connection, destination: TbrdNames.busName, path: TbrdNames.managerPath,
-            interface: TbrdNames.manager)
+            connection: connection, destination: TBRDBusAPI.busName, path: TBRDBusAPI.managerPath,
+            interface: TBRDBusAPI.manager)
     }
 
     /// `io.tbrd.BorderRouter1` of `router`.
@@ -21,7 +22,7 @@ struct TbrdBackend: RouterBackend {
         guard let text = router.path, let path = try? ObjectPath(text) else {
             throw ControlError.failure("tbrd gave no object path for border router \(router.id)")
         }
-        return RemoteObject(connection: connection, destination: TbrdNames.busName, path: path, interface: TbrdNames.borderRouter)
+        return RemoteObject(connection: connection, destination: TBRDBusAPI.busName, path: path, interface: TBRDBusAPI.borderRouter)
     }
 
     /// Calls `member` of `object`, mapping failures through ``ErrorMapping``.
@@ -78,7 +79,7 @@ struct TbrdBackend: RouterBackend {
         let reply: [DBusValue]
         do {
             reply = try await manager.call("FindBorderRouter", [.string(text)])
-        } catch let error as DBusError where error.name.rawValue == TbrdNames.errorPrefix + "NotFound" {
+        } catch let error as DBusError where error.name == TBRDBusAPI.Error.notFound {
             throw RouterChoice.unknown(text, known: try await routerEntries().map(\.listing.id))
         } catch {
             throw ErrorMapping.controlError(error, doing: "finding border router '\(text)'")
@@ -164,7 +165,7 @@ struct TbrdBackend: RouterBackend {
         let reply: [DBusValue]
         do {
             reply = try await target.call(member)
-        } catch let error as DBusError where error.name.rawValue == TbrdNames.errorPrefix + "NotFound" {
+        } catch let error as DBusError where error.name == TBRDBusAPI.Error.notFound {
             return nil
         } catch {
             throw ErrorMapping.controlError(error, doing: "\(member) on \(router.id)")
