@@ -187,5 +187,32 @@ import Glibc
         #expect(help.status == 0 && help.stdout.contains("--simulate N"))
         let unreachable = try await ProcessRunner.run(tbrd, ["--bus", "unix:path=/nonexistent/bus", "--state-dir", dir.appendingPathComponent("s").path])
         #expect(unreachable.status == 69)
+        // A state directory that is a file: the database cannot be created.
+        let file = dir.appendingPathComponent("not-a-directory")
+        try "x".write(to: file, atomically: true, encoding: .utf8)
+        let unusable = try await ProcessRunner.run(tbrd, ["--state-dir", file.path])
+        #expect(unusable.status == 73 && unusable.stderr.contains("cannot use the state database"), "\(unusable.stderr)")
+    }
+
+    @Test func sighupReloadsTheLogLevelWithoutStopping() async throws {
+        try await withDaemon { env throws in
+            let conf = env.directory.appendingPathComponent("tbrd.conf")
+            try "log-level = warning\n".write(to: conf, atomically: true, encoding: .utf8)
+            let p = try TestProcess(
+                try Executables.product("tbrd"), ["--bus", env.address, "--state-dir", env.stateDirectory, "--config", conf.path],
+                directory: env.directory)
+            env.daemon = p
+            try await eventually("tbrd owns io.tbrd") { try await env.client.nameOwner(of: "io.tbrd") != nil }
+            #expect(!p.stderr.contains("tbrd is ready"))  // a notice, below the configured warning level
+            try "log-level = debug\n".write(to: conf, atomically: true, encoding: .utf8)
+            kill(p.pid, SIGHUP)
+            try await eventually("the reload is logged") { p.stderr.contains("configuration reloaded log-level=debug") }
+            _ = try await env.manager.call("ListStructures")
+            #expect(p.isRunning)
+            try "log-level = loud\n".write(to: conf, atomically: true, encoding: .utf8)
+            kill(p.pid, SIGHUP)
+            try await eventually("the bad file is refused") { p.stderr.contains("configuration not reloaded") }
+            #expect(p.isRunning)
+        }
     }
 }
