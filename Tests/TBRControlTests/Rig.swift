@@ -18,6 +18,8 @@ struct Rig {
     let sim: TestProcess?
     /// The running tbrd, if any.
     let tbrd: TbrdProcess?
+    /// Every ePSKc a test handed to a commissioner: none may appear in tbrd's log.
+    let usedKeys = KeyList()
 
     /// Short delays keep the suite fast; the behaviour is the same as with the defaults.
     static let fastSimulator = ["--role-delay", "50", "--detach-delay", "20", "--restart-delay", "200", "--nat64-delay", "100"]
@@ -59,6 +61,7 @@ struct Rig {
 
     /// A commissioner uses `key` on `interface`'s router (connects, reads the dataset, disconnects).
     func useKey(_ key: String, on interface: ThreadInterfaceName) async throws -> Bool {
+        usedKeys.keys.withLock { $0.append(key) }
         let reply = try await control(interface, "UseEphemeralKey", [.string(key)])
         return reply.first == .bool(true)
     }
@@ -112,7 +115,14 @@ func withRig(
             await connection.close()
             throw error
         }
-        if let tbrd { #expect(await tbrd.stop() == 0, "tbrd stops cleanly on SIGTERM") }
+        if let tbrd {
+            #expect(await tbrd.stop() == 0, "tbrd stops cleanly on SIGTERM")
+            // Secrets never reach tbrd's log: the keys the test used, and dataset A's network key.
+            let log = tbrd.log
+            for key in rig.usedKeys.keys.withLock({ $0 }) + ["00112233445566778899aabbccddeeff"] {
+                #expect(!log.contains(key), "a secret reached tbrd's log")
+            }
+        }
         await sim?.terminate()
         await connection.close()
     }
@@ -176,4 +186,9 @@ let directModeNote = "tbrctl: tbrd is not running; talking to otbr-agent directl
 func isISOTime(_ value: Any?) -> Bool {
     guard let text = value as? String else { return false }
     return text.wholeMatch(of: /\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z/) != nil
+}
+
+/// The keys a rig's test used (shared by copies of the rig).
+final class KeyList: Sendable {
+    let keys = Mutex<[String]>([])
 }
