@@ -106,7 +106,7 @@ extension Daemon {
                 return []
             },
             Method("JoinNetwork", inputs: [Argument("tlvs", .array(.byte)), Argument("options", .dictionary(key: .string, value: .variant))],
-                   outputs: [Argument("status", .string), Argument("delayMs", .int64)]) { [self] call in
+                   outputs: [Argument("status", .string), Argument("delayMs", .int64), Argument("message", .string)]) { [self] call in
                 let tlvs: [UInt8] = try call.argument(0)
                 let options: [String: DBusValue] = try call.argument(1)
                 return try await self.joinNetwork(id, tlvs: tlvs, options: options)
@@ -234,7 +234,7 @@ extension Daemon {
             throw DaemonError.invalid(response.message ?? "the dataset is not valid")
         }
         let delay = response.migrationDelay.map { Int64($0.components.seconds * 1000 + $0.components.attoseconds / 1_000_000_000_000_000) } ?? 0
-        return [.string(response.status.rawValue), .int64(delay)]
+        return [.string(response.status.rawValue), .int64(delay), .string(response.message ?? "")]
     }
 
     private func dataset(_ id: DeviceID, pending: Bool) async throws -> [UInt8] {

@@ -174,6 +174,32 @@ import Testing
         }
     }
 
+    @Test func joiningAnotherNetworkMovesTheMeshOrOnlyThisRouter() async throws {
+        try await withRig(["wpan0", "wpan1"], withTbrd: true) { rig throws in
+            let other = try await rig.run(["dataset", "new", "--name", "Elsewhere", "--channel", "20"])
+            let hex = other.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+            // Only wpan1 moves; wpan0 stays on dataset A's network.
+            let (alone, aloneJSON) = try await rig.json(["network", "join", "-d", "wpan1", "--this-router-only", "--dataset", hex, "--json"])
+            #expect(alone.status == 0, "\(alone.stderr)")
+            #expect(aloneJSON["status"] as? String == "success" && aloneJSON["migrationDelaySeconds"] as? Int == 0)
+            try await eventually("wpan1 is on the other network") {
+                let (_, info) = try await rig.json(["info", "-d", "wpan1", "--json"])
+                return (info["network"] as? [String: Any])?["networkName"] as? String == "Elsewhere"
+            }
+            let (_, wpan0) = try await rig.json(["info", "-d", "wpan0", "--json"])
+            #expect((wpan0["network"] as? [String: Any])?["networkName"] as? String == "OpenThreadDemo")
+            // Without the option, wpan0's whole mesh moves after otbr-agent's delay, but only to a dataset
+            // whose Active Timestamp is newer than its own: the leader refuses a stale one, and says so.
+            let stale = try await rig.run(["network", "join", "-d", "wpan0", "--dataset", hex])
+            #expect(stale.status == 1 && stale.stderr.lowercased().contains("reject"), "\(stale.stderr)")
+            #expect(hex.hasPrefix("0e080000000000010000"))
+            let newer = "0e080000000000020000" + hex.dropFirst(20)
+            let (mesh, meshJSON) = try await rig.json(["network", "join", "-d", "wpan0", "--dataset", newer, "--json"])
+            #expect(mesh.status == 0, "\(mesh.stderr)")
+            #expect(meshJSON["migrationDelaySeconds"] as? Int == 300)
+        }
+    }
+
     @Test func tbrdsPolicyRefusingACallExits77() async throws {
         let policy = PrivateBus.permissivePolicy + """
               <policy context="default">

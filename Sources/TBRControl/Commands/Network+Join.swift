@@ -4,7 +4,7 @@ import MeshCoP
 import TBRCommandLine
 
 extension Network {
-    /// `tbrctl network join [-d ROUTER] (--dataset HEX | --dataset-file FILE)`: joins a border router
+    /// `tbrctl network join [-d ROUTER] (--dataset HEX | --dataset-file FILE) [--this-router-only]`: joins a border router
     /// (and, when it is on another network, its whole mesh) to the network of a dataset.
     struct Join: ControlCommand {
         static let configuration = CommandConfiguration(
@@ -14,12 +14,14 @@ extension Network {
                 The dataset is checked here first: a dataset that is not a valid, complete Active dataset \
                 exits 65 listing every problem, and nothing is sent. A router without a network joins it; \
                 a router already on it changes nothing; a router on another network moves its whole mesh \
-                there, after the delay otbr-agent reports (usually 300 s).
+                there, after the delay otbr-agent reports (usually 300 s), unless --this-router-only moves \
+                just this router (its mesh stays behind).
                 """)
         static let arguments: [ArgumentSpec] = [
             .router,
             .option("dataset", valueName: "HEX", help: "The active dataset as hex TLVs, or - to read the hex from standard input."),
             .option("dataset-file", valueName: "FILE", help: "A file holding the active dataset as hex TLVs."),
+            .flag("this-router-only", help: "Move only this router, not its whole mesh, when it is on another network."),
         ]
 
         /// `-d`: the router as given.
@@ -28,11 +30,14 @@ extension Network {
         let hex: String?
         /// `--dataset-file`.
         let file: String?
+        /// `--this-router-only`.
+        let thisRouterOnly: Bool
 
         init(_ values: ParsedValues) {
             router = values.string(ArgumentSpec.router.name)
             hex = values.string("dataset")
             file = values.string("dataset-file")
+            thisRouterOnly = values.flag("this-router-only")
         }
 
         func validate() throws(UsageError) {
@@ -53,7 +58,7 @@ extension Network {
             let network = (try? OperationalDataset(bytes: tlvs)).flatMap { $0.networkName?.rawValue } ?? "the network"
             let (id, result) = try await RouterSession.withBackend(context) { backend in
                 let ref = try await backend.resolve(router)
-                return (ref.id, try await backend.joinNetwork(on: ref, tlvs: tlvs))
+                return (ref.id, try await backend.joinNetwork(on: ref, tlvs: tlvs, thisRouterOnly: thisRouterOnly))
             }
             let status = ErrorMapping.exitCode(networkStatus: result.status)
             if context.json {

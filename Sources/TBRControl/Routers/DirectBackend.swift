@@ -109,9 +109,9 @@ struct DirectBackend: RouterBackend {
         }
     }
 
-    func joinNetwork(on router: RouterRef, tlvs: [UInt8]) async throws -> JoinResult {
+    func joinNetwork(on router: RouterRef, tlvs: [UInt8], thisRouterOnly: Bool) async throws -> JoinResult {
         let mgmt = try await borderRouter(router).threadNetworkManagement
-        let r = await mgmt.joinNetwork(.init(operationalDatasetTlvs: tlvs))
+        let r = await mgmt.joinNetwork(.init(operationalDatasetTlvs: tlvs, scope: thisRouterOnly ? .thisRouterOnly : .wholeNetwork))
         let delay = r.migrationDelay?.components.seconds ?? 0
         return JoinResult(
             status: r.status.rawValue, migrationDelaySeconds: Int(delay),

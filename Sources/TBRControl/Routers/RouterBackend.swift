@@ -28,7 +28,7 @@ protocol RouterBackend: Sendable {
 
     /// Joins `router` (and, when it is on another network, its whole mesh) to the network of `tlvs`.
     /// Non-success statuses are returned, not thrown.
-    func joinNetwork(on router: RouterRef, tlvs: [UInt8]) async throws -> JoinResult
+    func joinNetwork(on router: RouterRef, tlvs: [UInt8], thisRouterOnly: Bool) async throws -> JoinResult
 
     /// Makes `router` leave and forget its network; returns when its otbr-agent is back.
     func leaveNetwork(on router: RouterRef) async throws

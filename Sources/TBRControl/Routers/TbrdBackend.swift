@@ -141,17 +141,21 @@ struct TbrdBackend: RouterBackend {
             try object(router), "DeactivateEpskcMode", [.bool(retainSession)], doing: "DeactivateEpskcMode on \(router.id)")
     }
 
-    func joinNetwork(on router: RouterRef, tlvs: [UInt8]) async throws -> JoinResult {
-        let options = DBusValue.dictionary(key: .string, value: .variant, [])
+    func joinNetwork(on router: RouterRef, tlvs: [UInt8], thisRouterOnly: Bool) async throws -> JoinResult {
+        let options = DBusValue.dictionary(
+            key: .string, value: .variant,
+            thisRouterOnly ? [.init(key: .string("thisRouterOnly"), value: .variant(.bool(true)))] : [])
         let reply = try await call(
             try object(router), "JoinNetwork", [.bytes(tlvs), options], doing: "JoinNetwork on \(router.id)",
             timeout: Self.networkTimeout)
-        guard reply.count == 2, case .string(let status) = reply[0], case .int64(let delay) = reply[1] else {
-            throw ControlError.failure("JoinNetwork on \(router.id) failed: tbrd's reply is not (s, x)")
+        guard reply.count == 3, case .string(let status) = reply[0], case .int64(let delay) = reply[1],
+            case .string(let why) = reply[2]
+        else {
+            throw ControlError.failure("JoinNetwork on \(router.id) failed: tbrd's reply is not (s, x, s)")
         }
         return JoinResult(
             status: status, migrationDelaySeconds: Int(delay / 1000),
-            message: status == "success" ? nil : JoinResult.sentence(for: status, router: router.id))
+            message: status == "success" ? nil : (why.isEmpty ? JoinResult.sentence(for: status, router: router.id) : why))
     }
 
     func leaveNetwork(on router: RouterRef) async throws {
