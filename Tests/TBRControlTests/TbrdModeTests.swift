@@ -150,6 +150,14 @@ import Testing
             #expect(noStructure.status == 1 && noStructure.stderr == "tbrctl: no structure named 'Office' (known: Home)\n")
             let noRouter = try await rig.run(["structure", "add", "Home", "wpan9"])
             #expect(noRouter.status == 1 && noRouter.stderr == "tbrctl: no border router named 'wpan9' (known: wpan0, wpan1)\n")
+
+            let unconfirmed = try await rig.run(["structure", "delete", "Home"])
+            #expect(unconfirmed.status == 64 && unconfirmed.stderr.contains("add --yes"))
+            let deleted = try await rig.run(["structure", "delete", "Home", "--yes"])
+            #expect(deleted.status == 0 && deleted.stdout == "deleted structure Home\n", "\(deleted.stderr)")
+            #expect(try await rig.run(["structure", "show", "Home"]).status == 1)
+            let (_, routers) = try await rig.jsonArray(["list", "--json"])
+            #expect(routers.count == 2, "deleting a structure keeps its routers")
         }
     }
 

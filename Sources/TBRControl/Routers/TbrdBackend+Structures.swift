@@ -45,6 +45,12 @@ extension TbrdBackend {
         return try await view(of: path, name: name, routers: [])
     }
 
+    /// `DeleteStructure(s name)`.
+    func deleteStructure(_ name: String) async throws {
+        _ = try await structurePath(name)
+        _ = try await call(manager, "DeleteStructure", [.string(name)], doing: "deleting structure '\(name)'")
+    }
+
     /// `AddBorderRouter(s structure, s router)`, the router given as its id.
     func addBorderRouter(_ router: RouterRef, to structure: String) async throws {
         _ = try await structurePath(structure)
