@@ -45,6 +45,8 @@ build: deps
 test: build
 	$(SWIFT) build --build-tests $(SWIFT_FLAGS)
 	$(SWIFT) test --skip-build $(SWIFT_FLAGS)
+	@echo "make demo (checked as part of make test; its output: .build/demo.log)"
+	@demo/run.sh > .build/demo.log 2>&1 || { cat .build/demo.log; echo "make demo failed" >&2; exit 1; }
 	$(MAKE) --no-print-directory fuzz-smoke
 
 bench: deps
