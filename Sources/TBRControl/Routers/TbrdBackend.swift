@@ -87,6 +87,9 @@ struct TbrdBackend: RouterBackend {
         guard case .objectPath(let path)? = reply.first else {
             throw ControlError.failure("FindBorderRouter did not return an object path")
         }
+        // tbrd names router objects after their ids: when the path is the one `text` itself would give,
+        // `text` is the id, and reading the `Id` property can be skipped.
+        if path == TBRDBusAPI.routerNamespace.appending(text) { return RouterRef(id: text, path: path.rawValue) }
         let found = RouterRef(id: text, path: path.rawValue)
         let id: String
         do { id = try await object(found).property("Id", as: String.self) } catch {
