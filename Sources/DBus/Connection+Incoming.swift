@@ -3,7 +3,6 @@ internal import CDBus
 // Routing of every incoming message, called by the libdbus filter on the connection's queue.
 
 extension Connection {
-    static let localPath = ObjectPath(unchecked: "/org/freedesktop/DBus/Local")
     static let localInterface = InterfaceName(unchecked: "org.freedesktop.DBus.Local")
 
     func receive(_ decoded: Result<Message, DBusValueError>) -> DBusHandlerResult {

@@ -33,8 +33,6 @@ public actor Connection {
     var methodTasks: [UInt64: Task<Void, Never>] = [:]
     var nextMethodTaskID: UInt64 = 1
     var isOpen = true
-    var dispatchScheduled = false
-    var dispatchPending = false
 
     /// Connects to `bus` and registers with it.
     /// - Throws: ``DBusError`` if the bus cannot be reached or refuses the connection.

@@ -64,7 +64,7 @@ extension Daemon {
         exportedRouters.insert(id)
         await connection.export([routerInterface(id)], at: Self.routerPath(id))
         newRouters.continuation.yield(id)
-        if isServing {
+        if isReady {
             try? connection.emit(path: Self.managerPath, interface: Self.managerInterfaceName, member: "BorderRouterAdded",
                                  arguments: [.objectPath(Self.routerPath(id)), .string(id.rawValue)])
         }

@@ -39,7 +39,6 @@ public actor Daemon: Service {
     let newRouters = AsyncStream.makeStream(of: DeviceID.self)
     private var readiness: [CheckedContinuation<Void, Never>] = []
     var isReady = false
-    var isServing: Bool { isReady }
 
     /// A daemon with `configuration`, logging through `logger`.
     public init(configuration: DaemonConfiguration, logger: Logger, clock: any TBRClock = SystemClock()) {
