@@ -21,9 +21,6 @@ let package = Package(
             name: "CDBus", path: "Sources/CDBus", pkgConfig: "dbus-1",
             providers: [.apt(["libdbus-1-dev"])]),
         .systemLibrary(
-            name: "CAvahiClient", path: "Sources/CAvahiClient", pkgConfig: "avahi-client",
-            providers: [.apt(["libavahi-client-dev"])]),
-        .systemLibrary(
             name: "CLibCrypto", path: "Sources/CLibCrypto", pkgConfig: "libcrypto",
             providers: [.apt(["libssl-dev"])]),
         .systemLibrary(
@@ -65,7 +62,7 @@ let package = Package(
         .target(
             name: "TBRDaemon",
             dependencies: [
-                "BorderRouterService", "DeviceModel", "OpenThreadBR", "OTBRSimulator", "Store", "DBus", "TBRDBusAPI", "MeshCoP",
+                "BorderRouterService", "DeviceModel", "OpenThreadBR", "Store", "DBus", "TBRDBusAPI", "MeshCoP",
                 "TBRLifecycle", "TBRCommandLine", "TBRFoundation",
             ],
             swiftSettings: strict),
@@ -96,7 +93,7 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(
             name: "TBRDaemonTests",
-            dependencies: ["TBRDaemon", "BorderRouterService", "DeviceModel", "OTBRSimulator", "Store", "DBus", "TBRTestKit"],
+            dependencies: ["TBRDaemon", "TBRDBusAPI", "DBus", "MeshCoP", "TBRFoundation", "TBRTestKit"],
             swiftSettings: strict),
         .testTarget(
             name: "TBRControlTests",

@@ -1,4 +1,3 @@
-public import DBus
 public import OpenThreadBR
 
 /// The vendor and product names a router advertises (the `vn` and `mn` keys of its `_meshcop._udp`
@@ -16,30 +15,9 @@ public struct AdvertisedNames: Hashable, Sendable {
     }
 }
 
-/// Where a service learns a router's advertised names. The mDNS browser (a later part of tbrd) will
-/// read the TXT record; ``SimulatorAdvertisedNames`` reads otbr-sim's control interface, which stands in
-/// for mDNS in tests and the demo.
+/// Where a service learns a router's advertised names: the `_meshcop._udp` TXT record, read by an mDNS
+/// browser (not built yet; until then the names come from the configuration or stay empty).
 public protocol AdvertisedNamesSource: Sendable {
     /// The names the router on `interfaceName` advertises, or nil when unknown.
     func advertisedNames(of interfaceName: ThreadInterfaceName) async -> AdvertisedNames?
-}
-
-/// Reads the names otbr-sim would advertise from its control interface (`io.tbrd.Simulator1` at
-/// `/io/tbrd/Simulator/<if>`, properties `VendorName` and `ProductName`).
-public struct SimulatorAdvertisedNames: AdvertisedNamesSource {
-    /// The connection the properties are read through.
-    public let connection: Connection
-
-    /// A source reading through `connection`.
-    public init(connection: Connection) { self.connection = connection }
-
-    public func advertisedNames(of interfaceName: ThreadInterfaceName) async -> AdvertisedNames? {
-        guard let path = try? ObjectPath("/io/tbrd/Simulator/" + interfaceName.rawValue) else { return nil }
-        let control = RemoteObject(
-            connection: connection, destination: interfaceName.busName, path: path, interface: "io.tbrd.Simulator1")
-        let vendor = try? await control.property("VendorName", as: String.self)
-        let product = try? await control.property("ProductName", as: String.self)
-        guard vendor != nil || product != nil else { return nil }
-        return AdvertisedNames(vendorName: vendor, productName: product)
-    }
 }

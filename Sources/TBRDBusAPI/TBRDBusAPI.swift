@@ -1,7 +1,8 @@
 public import DBus
 
-/// The names of tbrd's D-Bus API as docs/dbus-api.md fixes them: the one place the daemon (which
-/// serves them) and tbrctl (which calls them) take them from.
+/// tbrd's D-Bus API as docs/dbus-api.md fixes it: names, signatures, row layouts and which properties
+/// signal their changes. The daemon builds its exported interfaces from these declarations and tbrctl
+/// decodes replies with the same types, so the contract is spelled once.
 public enum TBRDBusAPI {
     /// tbrd's well-known bus name.
     public static let busName: BusName = "io.tbrd"
@@ -9,23 +10,16 @@ public enum TBRDBusAPI {
     public static let managerPath: ObjectPath = "/io/tbrd"
     /// Every router object lies below this path (`/io/tbrd/router/<id>`).
     public static let routerNamespace: ObjectPath = "/io/tbrd/router"
-    /// The manager interface at ``managerPath``.
-    public static let manager: InterfaceName = "io.tbrd.Manager1"
-    /// The interface of each router object.
-    public static let borderRouter: InterfaceName = "io.tbrd.BorderRouter1"
-    /// The interface of each structure object.
-    public static let structure: InterfaceName = "io.tbrd.Structure1"
+    /// Every structure object lies below this path (`/io/tbrd/structure/<id>`).
+    public static let structureNamespace: ObjectPath = "/io/tbrd/structure"
     /// The prefix of tbrd's own error names (`io.tbrd.Error.NotFound`, …).
     public static let errorPrefix = "io.tbrd.Error."
 
-    /// The signal of a started ePSKc session: `(t sequence, s router, q validSeconds, x activatedAt)`.
-    public static let epskcActivated: MemberName = "EpskcModeActivated"
-    /// The signal of an ended ePSKc session:
-    /// `(t sequence, s router, s reason, s detail, x activatedAt, x deactivatedAt)`.
-    public static let epskcDeactivated: MemberName = "EpskcModeDeactivated"
+    /// The object of the router whose tbrd id is `id` (escaped as one path element).
+    public static func routerPath(_ id: String) -> ObjectPath { routerNamespace.appending(id) }
 
-    /// Every structure object lies below this path (`/io/tbrd/structure/<id>`).
-    public static let structureNamespace: ObjectPath = "/io/tbrd/structure"
+    /// The object of the structure whose store id is `id`.
+    public static func structurePath(_ id: String) -> ObjectPath { structureNamespace.appending(id) }
 
     /// tbrd's error names (`io.tbrd.Error.*`), each sent with a human sentence.
     public enum Error {
@@ -37,4 +31,50 @@ public enum TBRDBusAPI {
         public static let permissionDenied: ErrorName = "io.tbrd.Error.PermissionDenied"
         public static let failed: ErrorName = "io.tbrd.Error.Failed"
     }
+}
+
+/// One method of the contract: its name and its typed input and output arguments.
+public struct MethodContract: Sendable {
+    /// The member name.
+    public let name: MemberName
+    /// The input arguments, in order.
+    public let inputs: [Argument]
+    /// The output arguments, in order.
+    public let outputs: [Argument]
+
+    init(_ name: MemberName, inputs: [Argument] = [], outputs: [Argument] = []) {
+        self.name = name
+        self.inputs = inputs
+        self.outputs = outputs
+    }
+}
+
+/// One signal of the contract: its name and its typed arguments.
+public struct SignalContract: Sendable {
+    /// The member name.
+    public let name: MemberName
+    /// The arguments, in order.
+    public let arguments: [Argument]
+
+    init(_ name: MemberName, arguments: [Argument]) {
+        self.name = name
+        self.arguments = arguments
+    }
+
+    /// The introspection declaration of this signal.
+    public var declaration: SignalDeclaration { SignalDeclaration(name, arguments: arguments) }
+}
+
+/// A property of the contract: its name, type, and whether changes are signalled (introspection's
+/// `org.freedesktop.DBus.Property.EmitsChangedSignal`, which must say what the daemon really does).
+public protocol PropertyContract: CaseIterable, Sendable, Hashable, RawRepresentable where RawValue == String {
+    /// The property's D-Bus type.
+    var type: SignatureType { get }
+    /// Whether tbrd emits `PropertiesChanged` when it changes.
+    var emitsChanged: Property.ChangeSignal { get }
+}
+
+extension PropertyContract {
+    /// The member name (the raw values are literals of the contract, so this cannot fail).
+    public var name: MemberName { MemberName(stringLiteral: rawValue) }
 }

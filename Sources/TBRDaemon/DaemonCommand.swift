@@ -10,7 +10,8 @@ struct DaemonCommand: ParsableCommand {
         abstract: "The Thread Border Router management service: io.tbrd on D-Bus, beside otbr-agent.",
         discussion: """
             Runs in the foreground and logs to standard error (journald reads the <N> priority prefixes when \
-            it runs under systemd). SIGTERM or SIGINT stop it gracefully; SIGHUP re-reads the configuration \
+            it runs under systemd). SIGTERM or SIGINT stop it gracefully (io.tbrd is released first, calls in \
+            flight get shutdown-timeout seconds to finish; a second signal stops at once); SIGHUP re-reads the configuration \
             file (log-level takes effect at once, the rest at the next start). The D-Bus API is in \
             docs/dbus-api.md; operations (install, policy, state, logs) in docs/operations.md.
 
@@ -24,7 +25,6 @@ struct DaemonCommand: ParsableCommand {
         .option("bus", valueName: "system|session|ADDRESS", help: "The bus to serve on and to find otbr-agents on (default system)."),
         .option("state-dir", valueName: "DIR", help: "Directory of the state database (default /var/lib/tbrd)."),
         .option("config", valueName: "FILE", help: "Configuration file (see config/tbrd.conf); read again on SIGHUP."),
-        .option("simulate", valueName: "N", help: "Start N in-process simulated routers (wpan0…) forming one network."),
         .option("log-level", valueName: "LEVEL", help: "trace, debug, info, notice, warning or error (default info)."),
     ]
 
@@ -34,7 +34,7 @@ struct DaemonCommand: ParsableCommand {
 
     init(_ values: ParsedValues) throws(UsageError) {
         var overrides: [(String, String)] = []
-        for (option, key) in [("bus", "bus"), ("state-dir", "state-dir"), ("simulate", "simulate"), ("log-level", "log-level")] {
+        for (option, key) in [("bus", "bus"), ("state-dir", "state-dir"), ("log-level", "log-level")] {
             if let value = values.string(option) { overrides.append((key, value)) }
         }
         configFile = values.string("config")

@@ -9,8 +9,6 @@ public struct DaemonConfiguration: Sendable, Equatable {
     public var stateDirectory: String = "/var/lib/tbrd"
     /// The configuration file, if any.
     public var configFile: String?
-    /// In-process simulated routers to start (the embedded default for demos and tests).
-    public var simulatedRouters: Int = 0
     /// Records below this level are not logged.
     public var logLevel: LogLevel = .info
     /// The ePSKc journal keeps at most this many events …
@@ -20,8 +18,12 @@ public struct DaemonConfiguration: Sendable, Equatable {
     /// Matter vendor and product IDs reported in BasicInformation (0 = unknown).
     public var vendorID: UInt16 = 0
     public var productID: UInt16 = 0
-    /// Role delay of simulated routers, in milliseconds (how long they take to become leader).
-    public var simulatedRoleDelayMilliseconds: Int = 500
+    /// BasicInformation vendor and product names, for routers that advertise none (nil: what the router
+    /// advertises; otbr-agent has no D-Bus property for them).
+    public var vendorName: String?
+    public var productName: String?
+    /// How long, in seconds, a stop lets the calls in flight finish before the connection closes.
+    public var shutdownTimeout: Int = 10
 
     public init() {}
 
@@ -34,8 +36,9 @@ public struct DaemonConfiguration: Sendable, Equatable {
         "journal-max-age-days": "ePSKc journal: oldest events kept, in days",
         "vendor-id": "Matter vendor ID reported in BasicInformation",
         "product-id": "Matter product ID reported in BasicInformation",
-        "simulate": "in-process simulated routers to start",
-        "simulated-role-delay-ms": "milliseconds a simulated router takes to become leader",
+        "vendor-name": "vendor name reported in BasicInformation",
+        "product-name": "product name reported in BasicInformation",
+        "shutdown-timeout": "seconds a stop lets calls in flight finish",
     ]
 
     /// Applies one `key = value` setting.
@@ -46,6 +49,12 @@ public struct DaemonConfiguration: Sendable, Equatable {
                 throw ConfigurationError("'\(key)' must be a whole number from \(range.lowerBound) to \(range.upperBound), not '\(value)'")
             }
             return n
+        }
+        func name() throws(ConfigurationError) -> String? {
+            guard value.count <= 64, value.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value != 0x7F }) else {
+                throw ConfigurationError("'\(key)' must be at most 64 printable characters")
+            }
+            return value.isEmpty ? nil : value
         }
         switch key {
         case "bus": bus = Bus(argument: value)
@@ -61,8 +70,9 @@ public struct DaemonConfiguration: Sendable, Equatable {
         case "journal-max-age-days": journalMaxAgeDays = try integer(1...36_500)
         case "vendor-id": vendorID = UInt16(try integer(0...0xFFFF))
         case "product-id": productID = UInt16(try integer(0...0xFFFF))
-        case "simulate": simulatedRouters = try integer(0...256)
-        case "simulated-role-delay-ms": simulatedRoleDelayMilliseconds = try integer(0...600_000)
+        case "vendor-name": vendorName = try name()
+        case "product-name": productName = try name()
+        case "shutdown-timeout": shutdownTimeout = try integer(0...600)
         default:
             throw ConfigurationError("unknown setting '\(key)' (known: \(Self.keys.keys.sorted().joined(separator: ", ")))")
         }

@@ -48,19 +48,24 @@ public enum TBRDaemonMain {
         let logger = Logger(label: "tbrd", minimumLevel: .trace, sink: sink)
         signal(SIGPIPE, SIG_IGN)
 
+        // The daemon stops in order when notified (name released, calls drained, connection closed); the
+        // group cancels it if that takes more than a few seconds beyond its own bound.
         let daemon = Daemon(configuration: configuration, logger: logger)
         let group = ServiceGroup(
-            services: [daemon], gracefulShutdownSignals: [.sigterm, .sigint],
-            onReload: { _ in
-                do {
-                    let reloaded = try load(command)
-                    sink.minimumLevel = reloaded.logLevel
-                    logger.notice("configuration reloaded", [("log-level", "\(reloaded.logLevel)")])
-                } catch {
-                    logger.error("configuration not reloaded", [("error", "\(error)")])
-                }
-            },
-            logger: logger.child("lifecycle"))
+            configuration: ServiceGroupConfiguration(
+                services: [ServiceConfiguration(daemon, name: "tbrd", gracefulShutdownBehavior: .notify)],
+                gracefulShutdownSignals: [.sigterm, .sigint],
+                onReload: { _ in
+                    do {
+                        let reloaded = try load(command)
+                        sink.minimumLevel = reloaded.logLevel
+                        logger.notice("configuration reloaded", [("log-level", "\(reloaded.logLevel)")])
+                    } catch {
+                        logger.error("configuration not reloaded", [("error", "\(error)")])
+                    }
+                },
+                gracefulShutdownTimeout: .seconds(configuration.shutdownTimeout + 5),
+                logger: logger.child("lifecycle")))
         var status: Int32 = 0
         do {
             try await group.run()
@@ -73,7 +78,6 @@ public enum TBRDaemonMain {
             logger.error("tbrd stopped on an error", [("error", "\(error)")])
             status = 70
         }
-        await daemon.shutDown()
         logger.notice("tbrd stopped")
         return status
     }

@@ -37,14 +37,22 @@ final class DaemonEnvironment: @unchecked Sendable {
         client = try await Connection(bus: .address(bus.address))
     }
 
-    /// Starts otbr-sim with `interfaces` on the network of ``demoDataset``.
-    func startSimulator(_ interfaces: [String] = ["wpan0", "wpan1"], extra: [String] = []) async throws {
-        var arguments = ["--bus", address, "--dataset", demoDataset, "--role-delay", "100", "--restart-delay", "300"]
+    /// Starts otbr-sim with `interfaces` on the network of ``demoDataset``; its agents restart
+    /// `restartDelayMs` after `LeaveNetwork`.
+    func startSimulator(_ interfaces: [String] = ["wpan0", "wpan1"], restartDelayMs: Int = 300, extra: [String] = []) async throws {
+        var arguments = ["--bus", address, "--dataset", demoDataset, "--role-delay", "100", "--restart-delay", "\(restartDelayMs)"]
         for i in interfaces { arguments += ["--interface", i] }
         let p = try TestProcess(try Executables.product("otbr-sim"), arguments + extra, directory: directory)
         simulator = p
         try await eventually("otbr-sim is ready") { p.stdout.split(separator: "\n").count == interfaces.count || !p.isRunning }
         guard p.isRunning else { throw TestKitError("otbr-sim did not start: \(p.stderr)") }
+    }
+
+    /// Writes `text` as a configuration file for tbrd; returns the `--config` arguments.
+    func configuration(_ text: String) throws -> [String] {
+        let file = directory.appendingPathComponent("tbrd.conf")
+        try text.write(to: file, atomically: true, encoding: .utf8)
+        return ["--config", file.path]
     }
 
     /// Starts tbrd and waits until it owns io.tbrd.

@@ -47,7 +47,7 @@ import Testing
     @Test func pythonDBusClientDrivesEpskc() async throws {
         try await withDaemon { env throws in
             try await env.startSimulator(["wpan0"])
-            try await env.startDaemon()
+            try await env.startDaemon(try env.configuration("vendor-name = Acme Homes\n"))
             let python = "/usr/bin/python3"
             guard FileManager.default.isExecutableFile(atPath: python) else {
                 throw TestKitError("Debian's python3 with python3-dbus and python3-gi is needed (make deps)")
@@ -57,7 +57,7 @@ import Testing
             let out = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any] ?? [:]
             #expect(out["online"] as? Bool == true)
             #expect(out["supported"] as? Bool == true)
-            #expect(out["vendor"] as? String == "OpenThread")
+            #expect(out["vendor"] as? String == "Acme Homes")
             #expect(out["status"] as? String == "success")
             #expect(out["keyLength"] as? Int == 9)
             #expect(out["valid"] as? Int == 45)

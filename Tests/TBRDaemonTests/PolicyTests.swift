@@ -11,7 +11,7 @@ import Glibc
 /// group tbrd may read, root and group tbrd-admin may mutate, everyone else is refused.
 @Suite(.serialized) struct PolicyTests {
     /// Debian's system-bus defaults (deny owning and calling, allow replies), plus root owning anything
-    /// (tbrd and its simulated routers run as root in this test), then tbrd's own policy file.
+    /// (tbrd and otbr-sim run as root in this test), then tbrd's own policy file.
     static func policy() throws -> (policy: String, include: String) {
         let include = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("config/dbus/io.tbrd.conf").path
@@ -68,7 +68,8 @@ import Glibc
         chmod(bus.directory.path, 0o755)
         let env = try await DaemonEnvironment(bus: bus)
         do {
-            try await env.startDaemon(["--simulate", "1"])
+            try await env.startSimulator(["wpan0"])
+            try await env.startDaemon()
             let path = "/io/tbrd/router/wpan0"
             let read = try await Self.busctl(as: [reader], bus.address, ["get-property", "io.tbrd", path, "io.tbrd.BorderRouter1", "Online"])
             #expect(read.status == 0 && read.stdout.contains("b true"), "\(read.stderr) \(read.stdout)")

@@ -3,17 +3,14 @@ import DBus
 
 /// Structures through tbrd (`io.tbrd.Manager1` and `io.tbrd.Structure1`); only tbrd keeps them.
 extension TbrdBackend {
+    private typealias Manager = TBRDBusAPI.Manager
+    private typealias StructureProperty = TBRDBusAPI.Structure.Property
+
     /// `ListStructures() → a(os)`: every structure's object path and name, sorted by name.
     func structureEntries() async throws -> [(path: ObjectPath, name: String)] {
-        let reply = try await call(manager, "ListStructures", doing: "listing tbrd's structures")
+        let reply = try await call(manager, Manager.listStructures.name, doing: "listing tbrd's structures")
         do {
-            guard case .array(_, let items)? = reply.first else {
-                throw DBusValueError.invalid("ListStructures did not return an array")
-            }
-            return try items.map { (item) throws(DBusValueError) in
-                var f = try StructReader(item, fieldCount: 2)
-                return (try f.next(ObjectPath.self), try f.next(String.self))
-            }.sorted { $0.name < $1.name }
+            return try Self.decode(reply, as: [StructureRow].self).map { ($0.path, $0.name) }.sorted { $0.name < $1.name }
         } catch {
             throw ErrorMapping.controlError(error, doing: "listing tbrd's structures")
         }
@@ -38,7 +35,7 @@ extension TbrdBackend {
 
     /// `CreateStructure(s name) → o`.
     func createStructure(_ name: String) async throws -> StructureView {
-        let reply = try await call(manager, "CreateStructure", [.string(name)], doing: "creating structure '\(name)'")
+        let reply = try await call(manager, Manager.createStructure.name, [.string(name)], doing: "creating structure '\(name)'")
         guard case .objectPath(let path)? = reply.first else {
             throw ControlError.failure("CreateStructure did not return an object path")
         }
@@ -48,14 +45,14 @@ extension TbrdBackend {
     /// `DeleteStructure(s name)`.
     func deleteStructure(_ name: String) async throws {
         _ = try await structurePath(name)
-        _ = try await call(manager, "DeleteStructure", [.string(name)], doing: "deleting structure '\(name)'")
+        _ = try await call(manager, Manager.deleteStructure.name, [.string(name)], doing: "deleting structure '\(name)'")
     }
 
     /// `AddBorderRouter(s structure, s router)`, the router given as its id.
     func addBorderRouter(_ router: RouterRef, to structure: String) async throws {
         _ = try await structurePath(structure)
         _ = try await call(
-            manager, "AddBorderRouter", [.string(structure), .string(router.id)],
+            manager, Manager.addBorderRouter.name, [.string(structure), .string(router.id)],
             doing: "adding \(router.id) to structure '\(structure)'")
     }
 
@@ -63,7 +60,7 @@ extension TbrdBackend {
     func removeBorderRouter(_ router: RouterRef, from structure: String) async throws {
         _ = try await structurePath(structure)
         _ = try await call(
-            manager, "RemoveBorderRouter", [.string(structure), .string(router.id)],
+            manager, Manager.removeBorderRouter.name, [.string(structure), .string(router.id)],
             doing: "removing \(router.id) from structure '\(structure)'")
     }
 
@@ -72,7 +69,7 @@ extension TbrdBackend {
     func structurePath(_ name: String) async throws -> ObjectPath {
         let reply: [DBusValue]
         do {
-            reply = try await manager.call("FindStructure", [.string(name)])
+            reply = try await manager.call(Manager.findStructure.name, [.string(name)])
         } catch let error as DBusError where error.name == TBRDBusAPI.Error.notFound {
             let known = try await structureEntries().map(\.name)
             let list = known.isEmpty ? "there is none; create one with 'tbrctl structure create NAME'" : "known: \(known.joined(separator: ", "))"
@@ -88,19 +85,20 @@ extension TbrdBackend {
 
     /// The properties of the structure at `path`; router paths become ids through `routers`.
     private func view(of path: ObjectPath, name: String, routers: [(ObjectPath, String)]) async throws -> StructureView {
-        let object = RemoteObject(connection: connection, destination: TBRDBusAPI.busName, path: path, interface: TBRDBusAPI.structure)
+        let object = RemoteObject(connection: connection, destination: TBRDBusAPI.busName, path: path, interface: TBRDBusAPI.Structure.interface)
         let p: [String: DBusValue]
         do { p = try await object.allProperties() } catch {
             throw ErrorMapping.controlError(error, doing: "reading structure '\(name)'")
         }
-        let paths = (try? p["BorderRouters"]?.decode(as: [ObjectPath].self)) ?? []
+        func string(_ key: StructureProperty) -> String { (try? p[key.rawValue]?.decode(as: String.self)) ?? "" }
+        let paths = (try? p[StructureProperty.borderRouters.rawValue]?.decode(as: [ObjectPath].self)) ?? []
         let ids = paths.map { path in
             routers.first { $0.0 == path }?.1 ?? path.elements.last.map(String.init) ?? path.rawValue
         }
-        let option = (try? p["InternetAccessOption"]?.decode(as: String.self)) ?? ""
-        let network = (try? p["DefaultThreadNetworkId"]?.decode(as: String.self)) ?? ""
+        let option = string(.internetAccessOption)
+        let network = string(.defaultThreadNetworkId)
         return StructureView(
-            name: (try? p["Name"]?.decode(as: String.self))?.nilIfEmpty ?? name, routers: ids.sorted(),
+            name: string(.name).nilIfEmpty ?? name, routers: ids.sorted(),
             settings: .init(internetAccessOption: option.nilIfEmpty ?? "unspecified", defaultThreadNetworkId: network.nilIfEmpty))
     }
 }

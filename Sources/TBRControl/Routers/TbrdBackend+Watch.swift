@@ -17,7 +17,7 @@ extension TbrdBackend {
         router: RouterRef?, since: UInt64?, notes: CommandContext, onEvent: (EpskcWatchEvent) throws -> Bool
     ) async throws {
         let rule = MatchRule(
-            sender: TBRDBusAPI.busName, pathNamespace: TBRDBusAPI.routerNamespace, interface: TBRDBusAPI.borderRouter)
+            sender: TBRDBusAPI.busName, pathNamespace: TBRDBusAPI.routerNamespace, interface: API.interface)
         let signals: SignalStream
         let owners: AsyncThrowingMapSequence<SignalStream, NameOwnerChange>
         do {
@@ -87,53 +87,36 @@ extension TbrdBackend {
     /// `EpskcEvents(since, router, 0) → a(tssssxxq)`: journalled events after `since`, in order.
     func journal(after since: UInt64, router: String) async throws -> [EpskcWatchEvent] {
         let reply = try await call(
-            manager, "EpskcEvents", [.uint64(since), .string(router), .uint32(0)], doing: "replaying tbrd's ePSKc journal")
-        do {
-            guard case .array(_, let items)? = reply.first else {
-                throw DBusValueError.invalid("EpskcEvents did not return an array")
-            }
-            return try items.map { (item) throws(DBusValueError) in
-                var f = try StructReader(item, fieldCount: 8)
-                let sequence: UInt64 = try f.next()
-                let router: String = try f.next()
-                let kind: String = try f.next()
-                let reason: String = try f.next()
-                let detail: String = try f.next()
-                let activated: Int64 = try f.next()
-                let deactivated: Int64 = try f.next()
-                let valid: UInt16 = try f.next()
-                let ended = kind == "deactivated"
-                return EpskcWatchEvent(
-                    event: ended ? .epskcModeDeactivated : .epskcModeActivated, sequence: sequence, router: router,
-                    reason: ended ? reason : nil, detail: ended ? detail.nilIfEmpty : nil,
-                    activatedAt: WallTime(milliseconds: activated),
-                    deactivatedAt: ended ? WallTime(milliseconds: deactivated) : nil, validSeconds: Int(valid))
-            }.sorted { $0.sequence < $1.sequence }
-        } catch {
+            manager, TBRDBusAPI.Manager.epskcEvents.name, [.uint64(since), .string(router), .uint32(0)],
+            doing: "replaying tbrd's ePSKc journal")
+        let rows: [EpskcJournalRow]
+        do { rows = try Self.decode(reply, as: [EpskcJournalRow].self) } catch {
             throw ErrorMapping.controlError(error, doing: "replaying tbrd's ePSKc journal")
         }
+        return rows.map { row in
+            let ended = row.kind == "deactivated"
+            return EpskcWatchEvent(
+                event: ended ? .epskcModeDeactivated : .epskcModeActivated, sequence: row.sequence, router: row.router,
+                reason: ended ? row.reason : nil, detail: ended ? row.detail.nilIfEmpty : nil,
+                activatedAt: WallTime(milliseconds: row.activatedAt),
+                deactivatedAt: ended ? WallTime(milliseconds: row.deactivatedAt) : nil, validSeconds: Int(row.validSeconds))
+        }.sorted { $0.sequence < $1.sequence }
     }
 
     /// The event a `BorderRouter1` signal carries, or nil for another signal or an unexpected shape.
     static func event(from signal: Signal) -> EpskcWatchEvent? {
-        let a = signal.arguments
         switch signal.member {
-        case TBRDBusAPI.epskcActivated:
-            guard a.count == 4, case .uint64(let sequence) = a[0], case .string(let router) = a[1],
-                case .uint16(let valid) = a[2], case .int64(let activated) = a[3]
-            else { return nil }
+        case API.epskcModeActivated.name:
+            guard let e = try? EpskcActivatedSignal(arguments: signal.arguments) else { return nil }
             return EpskcWatchEvent(
-                event: .epskcModeActivated, sequence: sequence, router: router,
-                activatedAt: WallTime(milliseconds: activated), validSeconds: Int(valid))
-        case TBRDBusAPI.epskcDeactivated:
-            guard a.count == 6, case .uint64(let sequence) = a[0], case .string(let router) = a[1],
-                case .string(let reason) = a[2], case .string(let detail) = a[3], case .int64(let activated) = a[4],
-                case .int64(let deactivated) = a[5]
-            else { return nil }
+                event: .epskcModeActivated, sequence: e.sequence, router: e.router,
+                activatedAt: WallTime(milliseconds: e.activatedAt), validSeconds: Int(e.validSeconds))
+        case API.epskcModeDeactivated.name:
+            guard let e = try? EpskcDeactivatedSignal(arguments: signal.arguments) else { return nil }
             return EpskcWatchEvent(
-                event: .epskcModeDeactivated, sequence: sequence, router: router, reason: reason,
-                detail: detail.nilIfEmpty, activatedAt: WallTime(milliseconds: activated),
-                deactivatedAt: WallTime(milliseconds: deactivated))
+                event: .epskcModeDeactivated, sequence: e.sequence, router: e.router, reason: e.reason,
+                detail: e.detail.nilIfEmpty, activatedAt: WallTime(milliseconds: e.activatedAt),
+                deactivatedAt: WallTime(milliseconds: e.deactivatedAt))
         default:
             return nil
         }

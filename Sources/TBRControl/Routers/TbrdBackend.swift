@@ -4,6 +4,9 @@ import DBus
 /// The device commands over tbrd's D-Bus API (docs/dbus-api.md): `io.tbrd.Manager1` at `/io/tbrd` and
 /// `io.tbrd.BorderRouter1` at `/io/tbrd/router/<id>`. Errors become exit statuses in ``ErrorMapping``.
 struct TbrdBackend: RouterBackend {
+    typealias API = TBRDBusAPI.BorderRouter
+    typealias Property = TBRDBusAPI.BorderRouter.Property
+
     /// The connection to tbrd's bus.
     let connection: Connection
 
@@ -14,7 +17,7 @@ struct TbrdBackend: RouterBackend {
     var manager: RemoteObject {
         RemoteObject(
             connection: connection, destination: TBRDBusAPI.busName, path: TBRDBusAPI.managerPath,
-            interface: TBRDBusAPI.manager)
+            interface: TBRDBusAPI.Manager.interface)
     }
 
     /// `io.tbrd.BorderRouter1` of `router`.
@@ -22,7 +25,7 @@ struct TbrdBackend: RouterBackend {
         guard let text = router.path, let path = try? ObjectPath(text) else {
             throw ControlError.failure("tbrd gave no object path for border router \(router.id)")
         }
-        return RemoteObject(connection: connection, destination: TBRDBusAPI.busName, path: path, interface: TBRDBusAPI.borderRouter)
+        return RemoteObject(connection: connection, destination: TBRDBusAPI.busName, path: path, interface: TBRDBusAPI.BorderRouter.interface)
     }
 
     /// Calls `member` of `object`, mapping failures through ``ErrorMapping``.
@@ -39,31 +42,26 @@ struct TbrdBackend: RouterBackend {
 
     /// `ListBorderRouters() → a(ossbsssb)`: every router with its object path.
     func routerEntries() async throws -> [(path: ObjectPath, listing: RouterListing)] {
-        let reply = try await call(manager, "ListBorderRouters", doing: "listing tbrd's border routers")
-        do {
-            guard case .array(_, let items)? = reply.first else {
-                throw DBusValueError.invalid("ListBorderRouters did not return an array")
-            }
-            return try items.map { (item) throws(DBusValueError) in
-                var f = try StructReader(item, fieldCount: 8)
-                let path: ObjectPath = try f.next()
-                let id: String = try f.next()
-                let interface: String = try f.next()
-                let online: Bool = try f.next()
-                let role: String = try f.next()
-                let name: String = try f.next()
-                let xpanid: String = try f.next()
-                let epskc: Bool = try f.next()
-                return (
-                    path,
-                    RouterListing(
-                        id: id, interface: interface, online: online, role: role.nilIfEmpty, networkName: name.nilIfEmpty,
-                        extPanId: xpanid.nilIfEmpty, epskcSupported: epskc)
-                )
-            }.sorted { $0.listing.id < $1.listing.id }
-        } catch {
+        let contract = TBRDBusAPI.Manager.listBorderRouters
+        let reply = try await call(manager, contract.name, doing: "listing tbrd's border routers")
+        let rows: [BorderRouterRow]
+        do { rows = try Self.decode(reply, as: [BorderRouterRow].self) } catch {
             throw ErrorMapping.controlError(error, doing: "listing tbrd's border routers")
         }
+        return rows.map { row in
+            (
+                row.path,
+                RouterListing(
+                    id: row.id, interface: row.interface, online: row.online, role: row.role.nilIfEmpty,
+                    networkName: row.networkName.nilIfEmpty, extPanId: row.extPanId.nilIfEmpty, epskcSupported: row.epskcSupported)
+            )
+        }.sorted { $0.listing.id < $1.listing.id }
+    }
+
+    /// The single value of a reply, as `T`.
+    static func decode<T: DBusRepresentable>(_ reply: [DBusValue], as _: T.Type) throws(DBusValueError) -> T {
+        guard reply.count == 1 else { throw .invalid("expected one value of type \(T.dbusType.text), found \(reply.count)") }
+        return try T(dbusValue: reply[0])
     }
 
     func routers() async throws -> [RouterListing] { try await routerEntries().map(\.listing) }
@@ -78,7 +76,7 @@ struct TbrdBackend: RouterBackend {
         }
         let reply: [DBusValue]
         do {
-            reply = try await manager.call("FindBorderRouter", [.string(text)])
+            reply = try await manager.call(TBRDBusAPI.Manager.findBorderRouter.name, [.string(text)])
         } catch let error as DBusError where error.name == TBRDBusAPI.Error.notFound {
             throw RouterChoice.unknown(text, known: try await routerEntries().map(\.listing.id))
         } catch {
@@ -89,10 +87,10 @@ struct TbrdBackend: RouterBackend {
         }
         // tbrd names router objects after their ids: when the path is the one `text` itself would give,
         // `text` is the id, and reading the `Id` property can be skipped.
-        if path == TBRDBusAPI.routerNamespace.appending(text) { return RouterRef(id: text, path: path.rawValue) }
+        if path == TBRDBusAPI.routerPath(text) { return RouterRef(id: text, path: path.rawValue) }
         let found = RouterRef(id: text, path: path.rawValue)
         let id: String
-        do { id = try await object(found).property("Id", as: String.self) } catch {
+        do { id = try await object(found).property(Property.id.rawValue, as: String.self) } catch {
             throw ErrorMapping.controlError(error, doing: "reading the id of border router '\(text)'")
         }
         return RouterRef(id: id, path: path.rawValue)
@@ -103,71 +101,69 @@ struct TbrdBackend: RouterBackend {
         do { p = try await object(router).allProperties() } catch {
             throw ErrorMapping.controlError(error, doing: "reading the properties of border router \(router.id)")
         }
-        func string(_ key: String) -> String { (try? p[key]?.decode(as: String.self)) ?? "" }
-        func number(_ key: String) -> UInt16? { try? p[key]?.decode(as: UInt16.self) }
-        func flag(_ key: String) -> Bool { (try? p[key]?.decode(as: Bool.self)) ?? false }
-        let hasNetwork = !string("NetworkName").isEmpty || !string("ExtPanId").isEmpty
+        func string(_ key: Property) -> String { (try? p[key.rawValue]?.decode(as: String.self)) ?? "" }
+        func number(_ key: Property) -> UInt16? { try? p[key.rawValue]?.decode(as: UInt16.self) }
+        func flag(_ key: Property) -> Bool { (try? p[key.rawValue]?.decode(as: Bool.self)) ?? false }
+        let hasNetwork = !string(.networkName).isEmpty || !string(.extPanId).isEmpty
         return RouterInfo(
-            id: string("Id").nilIfEmpty ?? router.id,
+            id: string(.id).nilIfEmpty ?? router.id,
             basicInformation: .init(
-                vendorName: string("VendorName"), vendorId: number("VendorId").flatMap { $0 == 0 ? nil : $0 },
-                productId: number("ProductId").flatMap { $0 == 0 ? nil : $0 }, productName: string("ProductName"),
-                softwareVersion: string("SoftwareVersion")),
+                vendorName: string(.vendorName), vendorId: number(.vendorId).flatMap { $0 == 0 ? nil : $0 },
+                productId: number(.productId).flatMap { $0 == 0 ? nil : $0 }, productName: string(.productName),
+                softwareVersion: string(.softwareVersion)),
             capabilities: .init(
-                epskcSupported: flag("EpskcSupported"),
-                internetAccessOption: string("InternetAccessCapability").nilIfEmpty ?? "unspecified"),
+                epskcSupported: flag(.epskcSupported),
+                internetAccessOption: string(.internetAccessCapability).nilIfEmpty ?? "unspecified"),
             network: .init(
-                role: string("Role").nilIfEmpty, networkName: hasNetwork ? string("NetworkName").nilIfEmpty : nil,
-                panId: hasNetwork ? number("PanId") : nil, extPanId: hasNetwork ? string("ExtPanId").nilIfEmpty : nil,
-                channel: hasNetwork ? number("Channel") : nil),
-            interface: string("Interface").nilIfEmpty ?? router.id, online: flag("Online"))
+                role: string(.role).nilIfEmpty, networkName: hasNetwork ? string(.networkName).nilIfEmpty : nil,
+                panId: hasNetwork ? number(.panId) : nil, extPanId: hasNetwork ? string(.extPanId).nilIfEmpty : nil,
+                channel: hasNetwork ? number(.channel) : nil),
+            interface: string(.interface).nilIfEmpty ?? router.id, online: flag(.online))
     }
 
     // MARK: commands
 
     func activateEpskc(on router: RouterRef, seconds: Int?) async throws -> EpskcActivation {
         let reply = try await call(
-            try object(router), "ActivateEpskcMode", [.uint16(UInt16(clamping: seconds ?? 0))],
+            try object(router), API.activateEpskcMode.name, [.uint16(UInt16(clamping: seconds ?? 0))],
             doing: "ActivateEpskcMode on \(router.id)")
-        guard reply.count == 3, case .string(let status) = reply[0], case .string(let key) = reply[1],
-            case .uint16(let valid) = reply[2]
-        else {
-            throw ControlError.failure("ActivateEpskcMode on \(router.id) failed: tbrd's reply is not (s, s, q)")
+        let r: ActivateEpskcReply
+        do { r = try ActivateEpskcReply(arguments: reply) } catch {
+            throw ControlError.failure("ActivateEpskcMode on \(router.id) failed: tbrd's reply is not (s, s, q): \(error)")
         }
         return EpskcActivation(
-            status: status, epskc: status == "success" ? key : nil, validDurationSeconds: Int(valid),
-            message: status == "success" ? nil : EpskcActivation.sentence(for: status, router: router.id))
+            status: r.status, epskc: r.status == "success" ? r.epskc : nil, validDurationSeconds: Int(r.validSeconds),
+            message: r.status == "success" ? nil : EpskcActivation.sentence(for: r.status, router: router.id))
     }
 
     func deactivateEpskc(on router: RouterRef, retainSession: Bool) async throws {
         _ = try await call(
-            try object(router), "DeactivateEpskcMode", [.bool(retainSession)], doing: "DeactivateEpskcMode on \(router.id)")
+            try object(router), API.deactivateEpskcMode.name, [.bool(retainSession)], doing: "DeactivateEpskcMode on \(router.id)")
     }
 
     func joinNetwork(on router: RouterRef, tlvs: [UInt8], thisRouterOnly: Bool) async throws -> JoinResult {
         let options = DBusValue.dictionary(
             key: .string, value: .variant,
-            thisRouterOnly ? [.init(key: .string("thisRouterOnly"), value: .variant(.bool(true)))] : [])
+            thisRouterOnly ? [.init(key: .string(API.thisRouterOnlyOption), value: .variant(.bool(true)))] : [])
         let reply = try await call(
-            try object(router), "JoinNetwork", [.bytes(tlvs), options], doing: "JoinNetwork on \(router.id)",
+            try object(router), API.joinNetwork.name, [.bytes(tlvs), options], doing: "JoinNetwork on \(router.id)",
             timeout: Self.networkTimeout)
-        guard reply.count == 3, case .string(let status) = reply[0], case .int64(let delay) = reply[1],
-            case .string(let why) = reply[2]
-        else {
-            throw ControlError.failure("JoinNetwork on \(router.id) failed: tbrd's reply is not (s, x, s)")
+        let r: JoinNetworkReply
+        do { r = try JoinNetworkReply(arguments: reply) } catch {
+            throw ControlError.failure("JoinNetwork on \(router.id) failed: tbrd's reply is not (s, x, s): \(error)")
         }
         return JoinResult(
-            status: status, migrationDelaySeconds: Int(delay / 1000),
-            message: status == "success" ? nil : (why.isEmpty ? JoinResult.sentence(for: status, router: router.id) : why))
+            status: r.status, migrationDelaySeconds: Int(r.delayMs / 1000),
+            message: r.status == "success" ? nil : (r.message.isEmpty ? JoinResult.sentence(for: r.status, router: router.id) : r.message))
     }
 
     func leaveNetwork(on router: RouterRef) async throws {
         _ = try await call(
-            try object(router), "LeaveNetwork", doing: "LeaveNetwork on \(router.id)", timeout: Self.networkTimeout)
+            try object(router), API.leaveNetwork.name, doing: "LeaveNetwork on \(router.id)", timeout: Self.networkTimeout)
     }
 
     func dataset(of router: RouterRef, pending: Bool) async throws -> [UInt8]? {
-        let member: MemberName = pending ? "GetPendingDataset" : "GetActiveDataset"
+        let member = (pending ? API.getPendingDataset : API.getActiveDataset).name
         let target = try object(router)
         let reply: [DBusValue]
         do {

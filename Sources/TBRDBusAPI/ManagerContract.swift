@@ -1,0 +1,50 @@
+public import DBus
+
+extension TBRDBusAPI {
+    /// `io.tbrd.Manager1` at ``TBRDBusAPI/managerPath``: routers, structures and the ePSKc journal.
+    public enum Manager {
+        /// The interface name.
+        public static let interface: InterfaceName = "io.tbrd.Manager1"
+
+        /// `ListBorderRouters() → a(ossbsssb)`: every router tbrd knows, online or not.
+        public static let listBorderRouters = MethodContract(
+            "ListBorderRouters", outputs: [Argument("routers", [BorderRouterRow].dbusType)])
+        /// `FindBorderRouter(s router) → o`: a tbrd id, an interface name or a border agent ID.
+        public static let findBorderRouter = MethodContract(
+            "FindBorderRouter", inputs: [Argument("router", .string)], outputs: [Argument("path", .objectPath)])
+        /// `ListStructures() → a(os)`.
+        public static let listStructures = MethodContract(
+            "ListStructures", outputs: [Argument("structures", [StructureRow].dbusType)])
+        /// `FindStructure(s name) → o`.
+        public static let findStructure = MethodContract(
+            "FindStructure", inputs: [Argument("name", .string)], outputs: [Argument("path", .objectPath)])
+        /// `CreateStructure(s name) → o`.
+        public static let createStructure = MethodContract(
+            "CreateStructure", inputs: [Argument("name", .string)], outputs: [Argument("path", .objectPath)])
+        /// `DeleteStructure(s name) → ()`.
+        public static let deleteStructure = MethodContract("DeleteStructure", inputs: [Argument("name", .string)])
+        /// `AddBorderRouter(s structure, s router) → ()`.
+        public static let addBorderRouter = MethodContract(
+            "AddBorderRouter", inputs: [Argument("structure", .string), Argument("router", .string)])
+        /// `RemoveBorderRouter(s structure, s router) → ()`.
+        public static let removeBorderRouter = MethodContract(
+            "RemoveBorderRouter", inputs: [Argument("structure", .string), Argument("router", .string)])
+        /// `EpskcEvents(t since, s router, u limit) → a(tssssxxq)`: the journal after `since`.
+        public static let epskcEvents = MethodContract(
+            "EpskcEvents", inputs: [Argument("since", .uint64), Argument("router", .string), Argument("limit", .uint32)],
+            outputs: [Argument("events", [EpskcJournalRow].dbusType)])
+
+        /// `BorderRouterAdded(o path, s id)`: a router was seen for the first time.
+        public static let borderRouterAdded = SignalContract(
+            "BorderRouterAdded", arguments: [Argument("path", .objectPath), Argument("id", .string)])
+        /// `BorderRouterRemoved(o path, s id)`: reserved (routers are never forgotten today).
+        public static let borderRouterRemoved = SignalContract(
+            "BorderRouterRemoved", arguments: [Argument("path", .objectPath), Argument("id", .string)])
+        /// `StructureAdded(o path, s name)`.
+        public static let structureAdded = SignalContract(
+            "StructureAdded", arguments: [Argument("path", .objectPath), Argument("name", .string)])
+        /// `StructureRemoved(o path, s name)`.
+        public static let structureRemoved = SignalContract(
+            "StructureRemoved", arguments: [Argument("path", .objectPath), Argument("name", .string)])
+    }
+}

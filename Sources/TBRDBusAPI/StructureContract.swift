@@ -1,0 +1,42 @@
+public import DBus
+
+extension TBRDBusAPI {
+    /// `io.tbrd.Structure1` at `/io/tbrd/structure/<id>`: a home and its Thread network settings.
+    public enum Structure {
+        /// The interface name.
+        public static let interface: InterfaceName = "io.tbrd.Structure1"
+
+        /// The properties of `io.tbrd.Structure1`.
+        public enum Property: String, PropertyContract {
+            case name = "Name"
+            case internetAccessOption = "InternetAccessOption"
+            case defaultThreadNetworkId = "DefaultThreadNetworkId"
+            case borderRouters = "BorderRouters"
+            case policyStatus = "PolicyStatus"
+
+            public var type: SignatureType {
+                switch self {
+                case .name, .internetAccessOption, .defaultThreadNetworkId: .string
+                case .borderRouters: .array(.objectPath)
+                case .policyStatus: [PolicyStatusRow].dbusType
+                }
+            }
+
+            /// A structure is never renamed; its settings and membership are signalled; the policy
+            /// status is not (yet) maintained, so it is not signalled.
+            public var emitsChanged: DBus.Property.ChangeSignal {
+                switch self {
+                case .name: .const
+                case .internetAccessOption, .defaultThreadNetworkId, .borderRouters: .true
+                case .policyStatus: .false
+                }
+            }
+
+            /// Whether a client may write it (the admin policy applies).
+            public var isWritable: Bool { self == .internetAccessOption || self == .defaultThreadNetworkId }
+        }
+
+        /// The D-Bus spellings of `ThreadNetworkSettings.internetAccessOption`.
+        public static let internetAccessOptions = ["unspecified", "none", "all", "nat64Only", "dhcpv6PdOnly"]
+    }
+}

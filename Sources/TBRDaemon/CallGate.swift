@@ -1,0 +1,78 @@
+import Synchronization
+import TBRFoundation
+
+/// Counts the D-Bus calls tbrd is serving, so that a shutdown can refuse new ones and let those in
+/// flight finish (within a bound) before the connection closes under them.
+final class CallGate: Sendable {
+    private struct State {
+        var isOpen = true
+        var inFlight = 0
+        var waiters: [UInt64: CheckedContinuation<Void, Never>] = [:]
+        var nextWaiter: UInt64 = 0
+    }
+
+    private let state = Mutex(State())
+
+    /// Calls being served now.
+    var inFlight: Int { state.withLock { $0.inFlight } }
+
+    /// Admits a call; false once the gate is closed.
+    func enter() -> Bool {
+        state.withLock { s in
+            guard s.isOpen else { return false }
+            s.inFlight += 1
+            return true
+        }
+    }
+
+    /// A call admitted by ``enter()`` has been answered.
+    func leave() {
+        let woken = state.withLock { s -> [CheckedContinuation<Void, Never>] in
+            s.inFlight -= 1
+            guard s.inFlight == 0 else { return [] }
+            defer { s.waiters.removeAll() }
+            return Array(s.waiters.values)
+        }
+        for w in woken { w.resume() }
+    }
+
+    /// Refuses every later call. Idempotent.
+    func close() { state.withLock { $0.isOpen = false } }
+
+    /// Waits until no call is in flight, for at most `limit` on `clock`; returns early (false) when the
+    /// task is cancelled.
+    /// - Returns: whether every call finished.
+    func drained(within limit: Duration, clock: any TBRClock) async -> Bool {
+        await withTaskGroup(of: Bool.self) { group in
+            group.addTask { await self.waitUntilIdle() }
+            group.addTask {
+                try? await clock.sleep(for: limit)
+                return false
+            }
+            let first = await group.next() ?? false
+            group.cancelAll()
+            return first && !Task.isCancelled
+        }
+    }
+
+    /// Returns when no call is in flight, true; or false when the task is cancelled first.
+    private func waitUntilIdle() async -> Bool {
+        let id = state.withLock { s -> UInt64 in
+            s.nextWaiter += 1
+            return s.nextWaiter
+        }
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
+                let resumeNow = state.withLock { s -> Bool in
+                    if s.inFlight == 0 || Task.isCancelled { return true }
+                    s.waiters[id] = c
+                    return false
+                }
+                if resumeNow { c.resume() }
+            }
+        } onCancel: {
+            state.withLock { $0.waiters.removeValue(forKey: id) }?.resume()
+        }
+        return !Task.isCancelled
+    }
+}

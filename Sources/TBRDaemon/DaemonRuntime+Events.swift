@@ -1,0 +1,46 @@
+import BorderRouterService
+import DBus
+import DeviceModel
+import TBRDBusAPI
+
+// ePSKc events: already journalled by the service's event sink when they arrive here; signalled from
+// the router's object with their sequence numbers.
+
+extension DaemonRuntime {
+    func forwardEpskcEvents() async {
+        for await event in service.epskcEvents(bufferLimit: 1024) {
+            signal(event)
+        }
+    }
+
+    func signal(_ event: EpskcEvent) {
+        let id = event.deviceID
+        let sequence = event.sequenceNumber ?? 0
+        let contract: SignalContract
+        let arguments: [DBusValue]
+        switch event {
+        case .activated(let e):
+            contract = TBRDBusAPI.BorderRouter.epskcModeActivated
+            arguments = EpskcActivatedSignal(
+                sequence: sequence, router: id.rawValue, validSeconds: UInt16(clamping: e.validDurationSeconds),
+                activatedAt: Self.milliseconds(e.activatedAt)
+            ).arguments
+            logger.info("ephemeral key activated", [("router", id.rawValue), ("sequence", "\(sequence)"), ("seconds", "\(e.validDurationSeconds)")])
+        case .deactivated(let e):
+            contract = TBRDBusAPI.BorderRouter.epskcModeDeactivated
+            arguments = EpskcDeactivatedSignal(
+                sequence: sequence, router: id.rawValue, reason: e.reason.rawValue, detail: e.detail?.rawValue ?? "",
+                activatedAt: Self.milliseconds(e.activatedAt), deactivatedAt: Self.milliseconds(e.deactivatedAt)
+            ).arguments
+            logger.info("ephemeral key ended", [("router", id.rawValue), ("sequence", "\(sequence)"), ("reason", e.reason.rawValue), ("detail", e.detail?.rawValue ?? "")])
+        }
+        do {
+            try connection.emit(path: Self.routerPath(id), interface: TBRDBusAPI.BorderRouter.interface, member: contract.name, arguments: arguments)
+        } catch {
+            logger.warning("could not signal an ephemeral-key event", [("router", id.rawValue), ("sequence", "\(sequence)"), ("error", "\(error)")])
+        }
+    }
+
+    static func milliseconds(_ t: WallTime) -> Int64 { Int64((t.secondsSinceEpoch * 1000).rounded()) }
+    static func milliseconds(_ seconds: Double?) -> Int64 { seconds.map { Int64(($0 * 1000).rounded()) } ?? 0 }
+}

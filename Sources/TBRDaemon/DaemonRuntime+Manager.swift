@@ -1,0 +1,89 @@
+import BorderRouterService
+import DBus
+import DeviceModel
+import Store
+import TBRDBusAPI
+
+// io.tbrd.Manager1 at /io/tbrd: routers, structures and the ePSKc journal.
+
+extension DaemonRuntime {
+    nonisolated func managerInterface() -> Interface {
+        typealias API = TBRDBusAPI.Manager
+        return Interface(
+            API.interface,
+            methods: [
+                method(API.listBorderRouters) { [self] _ in [try await self.listBorderRouters().dbusValue] },
+                method(API.findBorderRouter) { [self] call in
+                    [.objectPath(Self.routerPath(try await self.resolve(try call.argument(0))))]
+                },
+                method(API.listStructures) { [self] _ in
+                    let rows = try await self.allStructures().map { StructureRow(path: Self.structurePath($0.id), name: $0.name) }
+                    return [rows.dbusValue]
+                },
+                method(API.findStructure) { [self] call in
+                    [.objectPath(Self.structurePath(try await self.structure(named: try call.argument(0)).id))]
+                },
+                method(API.createStructure) { [self] call in [.objectPath(try await self.createStructure(try call.argument(0)))] },
+                method(API.deleteStructure) { [self] call in
+                    try await self.deleteStructure(try call.argument(0))
+                    return []
+                },
+                method(API.addBorderRouter) { [self] call in
+                    try await self.addBorderRouter(try call.argument(0), try call.argument(1))
+                    return []
+                },
+                method(API.removeBorderRouter) { [self] call in
+                    try await self.removeBorderRouter(try call.argument(0), try call.argument(1))
+                    return []
+                },
+                method(API.epskcEvents) { [self] call in
+                    [try await self.epskcEvents(since: try call.argument(0), router: try call.argument(1), limit: try call.argument(2)).dbusValue]
+                },
+            ],
+            signals: [API.borderRouterAdded, API.borderRouterRemoved, API.structureAdded, API.structureRemoved].map(\.declaration))
+    }
+
+    /// The router `text` names (id, interface name or Border Agent ID), or NotFound listing the known ones.
+    func resolve(_ text: String) async throws -> DeviceID {
+        if let id = await service.resolveRouter(text) { return id }
+        let known = await service.deviceIDs().map(\.rawValue)
+        throw DaemonError.missing(
+            "there is no border router \"\(text)\"" + (known.isEmpty ? " (tbrd knows none)" : " (known: \(known.joined(separator: ", ")))"))
+    }
+
+    private func listBorderRouters() async throws -> [BorderRouterRow] {
+        var rows: [BorderRouterRow] = []
+        for summary in await service.routerSummaries() {
+            var name = "", xpan = "", epskc = false
+            if let router = try? await service.borderRouter(summary.id, refreshing: false) {
+                epskc = router.support.epskc
+                if summary.isOnline, let info = try? await networkInfo(summary.id) {
+                    name = info.networkName
+                    xpan = info.extendedPanId.description
+                }
+            }
+            rows.append(
+                BorderRouterRow(
+                    path: Self.routerPath(summary.id), id: summary.id.rawValue, interface: summary.interfaceName.rawValue,
+                    online: summary.isOnline, role: summary.role?.wireName ?? "", networkName: name, extPanId: xpan,
+                    epskcSupported: epskc))
+        }
+        return rows
+    }
+
+    private func epskcEvents(since: UInt64, router: String, limit: UInt32) async throws -> [EpskcJournalRow] {
+        var filter: RouterID?
+        if !router.isEmpty {
+            let id = try await resolve(router)
+            filter = RouterID(rawValue: id.rawValue)
+        }
+        let entries = try await store.epskcEvents(
+            since: Int64(clamping: since), router: filter, limit: limit == 0 ? Int(Int32.max) : Int(limit))
+        return entries.map { e in
+            EpskcJournalRow(
+                sequence: UInt64(e.sequence), router: e.router.rawValue, kind: e.kind.rawValue, reason: e.reason ?? "",
+                detail: e.detail ?? "", activatedAt: Self.milliseconds(e.activatedAt),
+                deactivatedAt: Self.milliseconds(e.deactivatedAt), validSeconds: UInt16(clamping: e.validSeconds ?? 0))
+        }
+    }
+}

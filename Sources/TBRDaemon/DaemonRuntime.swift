@@ -1,0 +1,206 @@
+import BorderRouterService
+import DBus
+import DeviceModel
+import FoundationEssentials
+import OpenThreadBR
+import Store
+import TBRDBusAPI
+import TBRFoundation
+import TBRLifecycle
+
+/// tbrd once it has started: every part it runs on is here and non-optional, built by ``start`` before
+/// anything is served, so no handler can observe tbrd half-built.
+actor DaemonRuntime {
+    let configuration: DaemonConfiguration
+    let logger: Logger
+    let clock: any TBRClock
+    let store: TBRStore
+    let connection: Connection
+    let structures: PersistentStructureStore
+    let service: BorderRouterService
+    /// The calls being served; closed on shutdown.
+    let calls = CallGate()
+    /// Router properties read from the agents, served for up to a second.
+    let infoCache = RouterInfoCache()
+    /// Routers whose summary changes are to be followed (fed by exportRouter, drained by followSummaries).
+    let newRouters = AsyncStream.makeStream(of: DeviceID.self)
+
+    var exportedRouters: Set<DeviceID> = []
+    var exportedStructures: Set<StructureID> = []
+    /// Whether `io.tbrd` has been taken (later routers are announced with `BorderRouterAdded`).
+    var isPublished = false
+
+    private init(
+        configuration: DaemonConfiguration, logger: Logger, clock: any TBRClock, store: TBRStore, connection: Connection,
+        structures: PersistentStructureStore, service: BorderRouterService
+    ) {
+        self.configuration = configuration
+        self.logger = logger
+        self.clock = clock
+        self.store = store
+        self.connection = connection
+        self.structures = structures
+        self.service = service
+    }
+
+    /// Opens the state database and the bus connection and builds the border router service over them.
+    /// Nothing is exported and no name is taken yet.
+    /// - Throws: ``DaemonStartError`` (what was opened is closed again).
+    static func start(configuration: DaemonConfiguration, logger: Logger, clock: any TBRClock) async throws(DaemonStartError)
+        -> DaemonRuntime
+    {
+        let path = TBRStore.databasePath(inStateDirectory: configuration.stateDirectory)
+        let store: TBRStore
+        do {
+            store = try TBRStore(
+                path: path, clock: clock,
+                retention: JournalRetention(
+                    maximumAge: .seconds(configuration.journalMaxAgeDays * 86_400), maximumCount: configuration.journalMaxEvents),
+                logger: logger.child("store"))
+        } catch {
+            throw .stateUnusable(path, error.description)
+        }
+        let structures = PersistentStructureStore(store: store)
+        do { try await structures.load() } catch { throw .stateUnusable(path, error.message) }
+        let connection: Connection
+        do {
+            connection = try await Connection(bus: configuration.bus, logger: logger.child("dbus"))
+        } catch {
+            throw .busUnreachable("\(configuration.bus)", "\(error)")
+        }
+        var settings = BorderRouterServiceConfiguration()
+        settings.defaultRouter.vendorID = configuration.vendorID == 0 ? nil : configuration.vendorID
+        settings.defaultRouter.productID = configuration.productID == 0 ? nil : configuration.productID
+        settings.defaultRouter.vendorName = configuration.vendorName
+        settings.defaultRouter.productName = configuration.productName
+        let service = BorderRouterService(
+            connection: connection, configuration: settings, clock: clock, logger: logger.child("service"),
+            eventSink: JournalSink(store: store, logger: logger.child("journal")), structureStore: structures)
+        return DaemonRuntime(
+            configuration: configuration, logger: logger, clock: clock, store: store, connection: connection,
+            structures: structures, service: service)
+    }
+
+    /// Serves until a graceful shutdown, cancellation, or a part failing; then stops in order (see
+    /// ``Daemon``) and closes the connection, whatever happened.
+    /// - Throws: ``DaemonStartError`` when `io.tbrd` cannot be taken; the error of a part that failed.
+    func serve() async throws {
+        var failure: (any Error)?
+        do {
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                let service = self.service
+                group.addTask { try await service.run() }
+                group.addTask { await self.followRegistry() }
+                group.addTask { await self.forwardEpskcEvents() }
+                group.addTask { await self.followSummaries() }
+                // Ends on a graceful shutdown, or when the task is cancelled (the group's hard deadline).
+                group.addTask { try? await gracefulShutdown() }
+
+                await service.waitUntilReady()
+                do {
+                    try await publish()
+                } catch {
+                    group.cancelAll()
+                    throw error
+                }
+                logger.notice("tbrd is ready", [("bus", "\(configuration.bus)"), ("name", TBRDBusAPI.busName.rawValue)])
+
+                // The first child to end, a shutdown or a part that stopped, starts the stop.
+                var partFailure: (any Error)?
+                do { _ = try await group.next() } catch { partFailure = error }
+                await stopServing()
+                group.cancelAll()
+                while !group.isEmpty { _ = try? await group.next() }
+                if let partFailure { throw partFailure }
+            }
+        } catch {
+            failure = error
+        }
+        await connection.close()
+        if let failure { throw failure }
+    }
+
+    /// Registers the known routers, exports every object, takes the name (so the objects exist when it
+    /// appears) and recovers the journal's open ePSKc sessions.
+    private func publish() async throws {
+        await rememberKnownRouters()
+        await connection.export([managerInterface()], at: TBRDBusAPI.managerPath)
+        do {
+            for info in try await structures.structures() { await exportStructure(info.id) }
+        } catch {
+            throw DaemonStartError.stateUnusable(TBRStore.databasePath(inStateDirectory: configuration.stateDirectory), "\(error)")
+        }
+        for id in await service.deviceIDs() { await exportRouter(id) }
+        let reply: NameRequestReply
+        do {
+            reply = try await connection.requestName(TBRDBusAPI.busName, flags: [.doNotQueue])
+        } catch {
+            throw DaemonStartError.nameRefused(TBRDBusAPI.busName.rawValue, "\(error)")
+        }
+        guard reply == .primaryOwner || reply == .alreadyOwner else {
+            let owner = (try? await connection.nameOwner(of: TBRDBusAPI.busName)) ?? nil
+            throw DaemonStartError.alreadyRunning(TBRDBusAPI.busName.rawValue, owner ?? "another process")
+        }
+        isPublished = true
+        await restoreOpenSessions()
+    }
+
+    /// Leaves the bus name first (new clients no longer reach tbrd), refuses further calls, and lets the
+    /// calls in flight finish for up to ``DaemonConfiguration/shutdownTimeout``.
+    private func stopServing() async {
+        logger.info("stopping: releasing the bus name", [("name", TBRDBusAPI.busName.rawValue)])
+        if isPublished {
+            do { _ = try await connection.releaseName(TBRDBusAPI.busName) } catch {
+                logger.warning("could not release the bus name", [("error", "\(error)")])
+            }
+        }
+        calls.close()
+        let pending = calls.inFlight
+        guard pending > 0 else { return }
+        logger.info("stopping: waiting for calls in flight", [("calls", "\(pending)")])
+        let limit = Duration.seconds(configuration.shutdownTimeout)
+        if await !calls.drained(within: limit, clock: clock) {
+            logger.warning(
+                "stopping: calls still running are cut off", [("calls", "\(calls.inFlight)"), ("after-seconds", "\(configuration.shutdownTimeout)")])
+        }
+    }
+
+    /// Routers seen in earlier runs are listed again (offline until their agents appear).
+    private func rememberKnownRouters() async {
+        let known: [KnownRouter]
+        do { known = try await store.knownRouters() } catch {
+            logger.error("could not read the known routers", [("error", "\(error)")])
+            return
+        }
+        for router in known {
+            guard let id = DeviceID(rawValue: router.id.rawValue) else { continue }
+            do { try await service.rememberRouter(id) } catch {
+                logger.warning("a known router cannot be registered", [("router", router.id.rawValue), ("error", error.message)])
+            }
+        }
+    }
+
+    /// The journal's open sessions (activated, never deactivated) go back to the service, which detects
+    /// and reports their end as if tbrd had never stopped.
+    private func restoreOpenSessions() async {
+        let open: [EpskcJournalEntry]
+        do { open = try await store.openEpskcSessions() } catch {
+            logger.error("could not read open ephemeral-key sessions from the journal", [("error", "\(error)")])
+            return
+        }
+        for entry in open {
+            guard let bytes = entry.restoreRecord,
+                let record = try? JSONDecoder().decode(EpskcSessionRecord.self, from: Data(bytes))
+            else {
+                logger.warning("an open ephemeral-key session in the journal cannot be recovered", [("router", entry.router.rawValue)])
+                continue
+            }
+            do {
+                try await service.restoreEpskcSession(record)
+                logger.notice("recovered an open ephemeral-key session", [("router", entry.router.rawValue), ("sequence", "\(entry.sequence)")])
+            } catch {
+                logger.warning("could not recover an ephemeral-key session", [("router", entry.router.rawValue), ("error", "\(error)")])
+            }
+        }
+    }
+}
