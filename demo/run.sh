@@ -68,6 +68,8 @@ echo "tbrd is running (pid $tbrd_pid); its log: $work/tbrd.log"
 
 step "Border routers, as tbrd sees them"
 show tbrctl list
+echo "(otbr-agent publishes its vendor and product names only over mDNS, which tbrd does not browse yet;"
+echo " until then they are empty unless vendor-name and product-name are set in tbrd.conf)"
 show tbrctl info -d wpan0
 show tbrctl --json info -d wpan1
 
