@@ -66,3 +66,35 @@ extension TBRStore {
         return id
     }
 }
+
+extension TBRStore {
+    /// Every structure with its routers, read in one snapshot: a structure deleted meanwhile is either
+    /// listed whole or not at all, never half.
+    /// - Throws: ``StoreError``.
+    public func structuresWithRouters() async throws(StoreError) -> [(structure: StructureRecord, routers: [RouterID])] {
+        try await read { db in
+            let structures = try db.query("SELECT \(Self.structureColumns) FROM structures ORDER BY name", [], Self.structure(from:))
+            let pairs = try db.query("SELECT structure_id, router_id FROM memberships ORDER BY router_id", []) {
+                row throws(SQLiteError) in (try row.get(0) as Int64, try Self.routerID(row.get(1)))
+            }
+            let members = Dictionary(grouping: pairs, by: \.0).mapValues { $0.map(\.1) }
+            return structures.map { ($0, members[$0.id.rawValue] ?? []) }
+        }
+    }
+
+    /// The structure with `id` and its routers, read in one snapshot, or nil when there is none.
+    /// - Throws: ``StoreError``.
+    public func structureWithRouters(id: StructureRecord.ID) async throws(StoreError) -> (structure: StructureRecord, routers: [RouterID])? {
+        try await read { db in
+            guard
+                let structure = try db.query(
+                    "SELECT \(Self.structureColumns) FROM structures WHERE id = ?", [.integer(id.rawValue)], Self.structure(from:)
+                ).first
+            else { return nil }
+            let routers = try db.query(
+                "SELECT router_id FROM memberships WHERE structure_id = ? ORDER BY router_id", [.integer(id.rawValue)]
+            ) { row throws(SQLiteError) in try Self.routerID(row.get(0)) }
+            return (structure, routers)
+        }
+    }
+}

@@ -78,7 +78,7 @@ extension DaemonRuntime {
     }
 
     private func info(_ id: StructureID) async throws -> StructureInfo {
-        guard let found = try await allStructures().first(where: { $0.id == id }) else {
+        guard let found = try await structures.structure(id: id) else {
             throw DaemonError.missing("there is no structure with the id \(id)")
         }
         return found

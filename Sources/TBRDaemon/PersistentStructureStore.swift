@@ -17,11 +17,9 @@ final class PersistentStructureStore: StructureStore {
     // MARK: StructureStore
 
     func structures() async throws(HomeError) -> [StructureInfo] {
-        var infos: [StructureInfo] = []
-        for record in try await call({ () throws(StoreError) in try await store.structures() }) {
-            infos.append(try await info(record))
-        }
-        return infos.sorted { ($0.name, $0.id) < ($1.name, $1.id) }
+        // One snapshot: a structure another client deletes meanwhile is listed whole or not at all.
+        let all = try await call { () throws(StoreError) in try await store.structuresWithRouters() }
+        return all.map { info($0.structure, $0.routers) }.sorted { ($0.name, $0.id) < ($1.name, $1.id) }
     }
 
     func createStructure(name: String) async throws(HomeError) -> StructureInfo {
@@ -88,12 +86,21 @@ final class PersistentStructureStore: StructureStore {
         cells.withLock { $0.removeValue(forKey: structure) }?.finish()
     }
 
-    /// The structure named `name`, or nil.
+    /// The structure named `name`, or nil (also when it is deleted while it is read).
     func structure(named name: String) async throws(HomeError) -> StructureInfo? {
         guard let record = try await call({ () throws(StoreError) in try await store.structure(named: name) }) else {
             return nil
         }
-        return try await info(record)
+        return try await structure(id: Self.id(record.id))
+    }
+
+    /// The structure with `id`, or nil; its name and routers come from one snapshot.
+    func structure(id: StructureID) async throws(HomeError) -> StructureInfo? {
+        guard let recordID = try? Self.recordID(id) else { return nil }
+        guard let found = try await call({ () throws(StoreError) in try await store.structureWithRouters(id: recordID) }) else {
+            return nil
+        }
+        return info(found.structure, found.routers)
     }
 
     /// The structure `device` belongs to, or nil.
@@ -102,7 +109,7 @@ final class PersistentStructureStore: StructureStore {
         guard let record = try await call({ () throws(StoreError) in try await store.structure(containing: router) }) else {
             return nil
         }
-        return try await info(record)
+        return try await structure(id: Self.id(record.id))
     }
 
     /// Loads every structure's settings into memory (at start-up) so they can be streamed.
@@ -134,8 +141,7 @@ final class PersistentStructureStore: StructureStore {
             defaultThreadNetworkID: a.defaultThreadNetworkId?.description)
     }
 
-    private func info(_ record: StructureRecord) async throws(HomeError) -> StructureInfo {
-        let routers = try await call { () throws(StoreError) in try await store.routers(inStructure: record.id) }
+    private func info(_ record: StructureRecord, _ routers: [RouterID]) -> StructureInfo {
         _ = cellFor(record)
         return StructureInfo(
             id: Self.id(record.id), name: record.name, deviceIDs: routers.compactMap { DeviceID(rawValue: $0.rawValue) })

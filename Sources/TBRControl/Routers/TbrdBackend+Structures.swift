@@ -17,20 +17,33 @@ extension TbrdBackend {
     }
 
     /// Every structure with its routers and settings.
+    /// Every structure with its routers and settings; one deleted between the listing and its reading
+    /// is skipped (it no longer exists), never an error.
     func structures() async throws -> [StructureView] {
-        let routers = try await routerEntries()
+        let routers = try await routerEntries().map { ($0.path, $0.listing.id) }
         var views: [StructureView] = []
         for entry in try await structureEntries() {
-            views.append(try await view(of: entry.path, name: entry.name, routers: routers.map { ($0.path, $0.listing.id) }))
+            do {
+                views.append(try await view(of: entry.path, name: entry.name, routers: routers))
+            } catch StructureReadError.vanished {
+                continue
+            }
         }
         return views
     }
+
+    /// A structure whose object went away while it was read.
+    private enum StructureReadError: Error { case vanished }
 
     /// The structure called `name`.
     /// - Throws: ``ControlError`` 1 naming the known structures when there is none.
     func structure(named name: String) async throws -> StructureView {
         let path = try await structurePath(name)
-        return try await view(of: path, name: name, routers: try await routerEntries().map { ($0.path, $0.listing.id) })
+        do {
+            return try await view(of: path, name: name, routers: try await routerEntries().map { ($0.path, $0.listing.id) })
+        } catch StructureReadError.vanished {
+            throw ControlError.failure("structure '\(name)' was deleted while it was read")
+        }
     }
 
     /// `CreateStructure(s name) → o`.
@@ -87,7 +100,11 @@ extension TbrdBackend {
     private func view(of path: ObjectPath, name: String, routers: [(ObjectPath, String)]) async throws -> StructureView {
         let object = RemoteObject(connection: connection, destination: TBRDBusAPI.busName, path: path, interface: TBRDBusAPI.Structure.interface)
         let p: [String: DBusValue]
-        do { p = try await object.allProperties() } catch {
+        do { p = try await object.allProperties() } catch let error as DBusError
+            where error.name == .unknownObject || error.name == TBRDBusAPI.Error.notFound
+        {
+            throw StructureReadError.vanished
+        } catch {
             throw ErrorMapping.controlError(error, doing: "reading structure '\(name)'")
         }
         func string(_ key: StructureProperty) -> String { (try? p[key.rawValue]?.decode(as: String.self)) ?? "" }
