@@ -28,7 +28,8 @@ extension TBRStore {
     ///   (see ``StructureRecord/problem(withName:)``), or `.sqlite`.
     @discardableResult
     public func createStructure(named name: String) async throws(StoreError) -> StructureRecord {
-        try await write { db, now in
+        let name = StructureRecord.canonicalName(name)
+        return try await write { db, now in
             try Self.checkName(name, unusedIn: db)
             try db.execute("INSERT INTO structures (name, created_at) VALUES (?, ?)", [.text(name), .real(now)])
             return StructureRecord(id: StructureRecord.ID(rawValue: db.lastInsertRowID), name: name, createdAt: now)
@@ -43,10 +44,11 @@ extension TBRStore {
         }
     }
 
-    /// The structure named `name` (exactly), or nil.
+    /// The structure named `name` (compared in NFC: see ``StructureRecord/canonicalName(_:)``), or nil.
     /// - Throws: ``StoreError``.
     public func structure(named name: String) async throws(StoreError) -> StructureRecord? {
-        try await read { db in
+        let name = StructureRecord.canonicalName(name)
+        return try await read { db in
             try db.query(
                 "SELECT \(Self.structureColumns) FROM structures WHERE name = ?", [.text(name)], Self.structure(from:)
             ).first
@@ -69,7 +71,8 @@ extension TBRStore {
     ///   ``StoreError/invalidStructureName(_:reason:)``, or `.sqlite`.
     @discardableResult
     public func renameStructure(_ id: StructureRecord.ID, to name: String) async throws(StoreError) -> StructureRecord {
-        try await write { db, _ in
+        let name = StructureRecord.canonicalName(name)
+        return try await write { db, _ in
             var structure = try Self.existingStructure(id, in: db)
             try Self.checkName(name, unusedIn: db, except: id)
             try db.execute("UPDATE structures SET name = ? WHERE id = ?", [.text(name), .integer(id.rawValue)])

@@ -78,3 +78,37 @@ struct StructureTests {
         }
     }
 }
+
+/// Names that look the same are the same name; invisible characters are refused with the reason.
+@Suite struct StructureNameTests {
+    @Test("invisible, format and separator characters are refused, naming the character")
+    func invisibleCharactersAreRefused() {
+        let cases: [(String, String)] = [
+            ("Ho\u{200B}me", "invisible formatting character (U+200B)"),  // zero-width space
+            ("\u{202E}emoH", "invisible formatting character (U+202E)"),  // right-to-left override
+            ("\u{FEFF}Home", "invisible formatting character (U+FEFF)"),  // byte order mark
+            ("Home\u{2028}2", "line or paragraph separator (U+2028)"),
+            ("Home\u{7}", "control character (U+0007)"),
+            ("Home\u{E000}", "private-use character (U+E000)"),
+        ]
+        for (name, reason) in cases {
+            let problem = StructureRecord.problem(withName: name)
+            #expect(problem?.contains(reason) == true, "\(problem ?? "accepted") for \(name.unicodeScalars.map { $0.value })")
+        }
+        #expect(StructureRecord.problem(withName: "Maison de l'été 2") == nil)
+        #expect(StructureRecord.problem(withName: "家") == nil)
+    }
+
+    @Test("NFC and NFD spellings are one structure")
+    func normalisedNames() async throws {
+        try await withStore { store, _ in
+            let composed = "Caf\u{E9}", decomposed = "Cafe\u{301}"
+            let created = try await store.createStructure(named: decomposed)
+            #expect(Array(created.name.utf8) == Array(composed.utf8), "stored in NFC")
+            await #expect(throws: StoreError.duplicateStructureName(composed)) { try await store.createStructure(named: composed) }
+            #expect(try await store.structure(named: composed)?.id == created.id)
+            #expect(try await store.structure(named: decomposed)?.id == created.id)
+            #expect(try await store.structures().count == 1)
+        }
+    }
+}
