@@ -50,6 +50,14 @@ actor DaemonRuntime {
         -> DaemonRuntime
     {
         let path = TBRStore.databasePath(inStateDirectory: configuration.stateDirectory)
+        do {
+            if case .tightened(let was) = try StateDirectory.secure(configuration.stateDirectory) {
+                logger.notice(
+                    "made the state directory private", [("path", configuration.stateDirectory), ("was", StateDirectory.octal(was)), ("now", "0700")])
+            }
+        } catch {
+            throw .stateUnusable(path, error.description)
+        }
         let store: TBRStore
         do {
             store = try TBRStore(

@@ -217,3 +217,26 @@ import Glibc
         }
     }
 }
+
+/// The state directory is tbrd's own and private.
+@Suite struct StateDirectoryTests {
+    @Test func aLooseStateDirectoryIsTightenedAndASharedOneRefused() async throws {
+        try await withDaemon { env throws in
+            try FileManager.default.createDirectory(atPath: env.stateDirectory, withIntermediateDirectories: true)
+            chmod(env.stateDirectory, 0o755)
+            try await env.startDaemon()
+            var st = stat()
+            #expect(stat(env.stateDirectory, &st) == 0 && st.st_mode & 0o777 == 0o700)
+            #expect(env.daemon?.stderr.contains("made the state directory private") == true)
+            await env.stopDaemon()
+
+            let shared = env.directory.appendingPathComponent("shared").path
+            try FileManager.default.createDirectory(atPath: shared, withIntermediateDirectories: true)
+            chmod(shared, 0o1777)
+            let refused = try await ProcessRunner.run(
+                try Executables.product("tbrd"), ["--bus", env.address, "--state-dir", shared], timeout: .seconds(20))
+            #expect(refused.status == 73 && refused.stderr.contains("shared directory (sticky bit set)"), "\(refused.stderr)")
+            #expect(stat(shared, &st) == 0 && st.st_mode & 0o7777 == 0o1777, "a shared directory is left as it was")
+        }
+    }
+}
