@@ -1,3 +1,5 @@
+import TBRFoundation
+
 /// An error from the store: the database could not be opened or used, or a request broke one of the
 /// store's rules (unknown structure, duplicate name, …). Each case reads as one clear sentence.
 public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
@@ -35,15 +37,15 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
         case .structureNotFound(let s):
             "there is no structure \(s)"
         case .duplicateStructureName(let name):
-            "a structure named \"\(name)\" already exists"
+            "a structure named \(Quoted(name)) already exists"
         case .invalidStructureName(let name, let reason):
-            "\"\(name)\" cannot name a structure: \(reason)"
+            "\(Quoted(name)) cannot name a structure: \(reason)"
         case .routerNotFound(let id):
             "border router \(id) is not known"
         case .routerInAnotherStructure(let router, let structure):
-            "border router \(router) already belongs to structure \"\(structure)\"; remove it from there first"
+            "border router \(router) already belongs to structure \(Quoted(structure)); remove it from there first"
         case .routerNotInStructure(let router, let structure):
-            "border router \(router) is not in structure \"\(structure)\""
+            "border router \(router) is not in structure \(Quoted(structure))"
         case .invalidArgument(let message):
             message
         }

@@ -19,6 +19,8 @@ public struct ExitCode: RawRepresentable, Hashable, Sendable, CustomStringConver
     public static let dataError = ExitCode(65)
     /// 69 (`EX_UNAVAILABLE`): a service the command needs cannot be reached.
     public static let unavailable = ExitCode(69)
+    /// 74 (`EX_IOERR`): the output could not be written (a full disk, a closed pipe).
+    public static let ioError = ExitCode(74)
     /// 75 (`EX_TEMPFAIL`): busy; trying again later may work.
     public static let temporaryFailure = ExitCode(75)
     /// 77 (`EX_NOPERM`): the caller is not allowed to do this.

@@ -1,4 +1,5 @@
 import Synchronization
+import TBRFoundation
 
 /// A console that keeps what is written and serves a fixed standard input, for running commands
 /// in-process in tests:
@@ -31,5 +32,8 @@ public final class CapturedConsole: Console {
         }
     }
 
-    public func readStandardInput() -> [UInt8] { input }
+    public func readStandardInput(limit: Int) throws -> [UInt8] {
+        guard input.count <= limit else { throw FileDescriptorIO.InputTooLong(limit: limit) }
+        return input
+    }
 }

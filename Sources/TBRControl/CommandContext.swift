@@ -49,6 +49,15 @@ struct CommandContext: Sendable {
         write(String(decoding: try encoder.encode(value), as: UTF8.self))
     }
 
+    /// The most hex input read for a dataset: far above its largest valid form (254 bytes are 508 hex
+    /// digits; spaces and line breaks between them allowed), far below what could hurt.
+    static let hexInputLimit = 4096
+
+    /// The sentence for input longer than any valid `what`.
+    static func tooLong(_ what: String, source: String) -> String {
+        "\(source) holds more than \(hexInputLimit) bytes: too long for \(what) (a dataset is at most 254 bytes, 508 hex digits)"
+    }
+
     /// The bytes of a hex argument, or of the hex on standard input when the argument is `-`.
     /// - Parameters:
     ///   - word: the argument as given.
@@ -58,7 +67,9 @@ struct CommandContext: Sendable {
         var text = word
         if word == "-" {
             do {
-                text = String(decoding: try console.readStandardInput(), as: UTF8.self)
+                text = String(decoding: try console.readStandardInput(limit: Self.hexInputLimit), as: UTF8.self)
+            } catch is FileDescriptorIO.InputTooLong {
+                throw .dataError(Self.tooLong(what, source: "standard input"))
             } catch {
                 throw .failure("cannot read \(what) from standard input: \(error)")
             }

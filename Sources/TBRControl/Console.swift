@@ -1,3 +1,4 @@
+import Synchronization
 import TBRFoundation
 
 /// Which output stream a write goes to.
@@ -13,22 +14,40 @@ public enum ConsoleStream: Sendable {
 public protocol Console: Sendable {
     /// Writes `text` as it is (callers add the newline).
     func write(_ text: String, to stream: ConsoleStream)
-    /// Reads standard input to its end.
-    /// - Throws: when standard input cannot be read.
-    func readStandardInput() throws -> [UInt8]
+    /// Reads standard input to its end, but no more than `limit` bytes.
+    /// - Throws: when standard input cannot be read; `FileDescriptorIO.InputTooLong` past `limit`.
+    func readStandardInput(limit: Int) throws -> [UInt8]
+    /// Why writing to standard output failed, if it did (the first failure); nil when all went out.
+    var outputFailure: String? { get }
 }
 
-/// The process's own standard input, output and error.
-public struct StandardConsole: Console {
+extension Console {
+    public var outputFailure: String? { nil }
+}
+
+/// The process's own standard input, output and error. A failed write to standard output is kept
+/// (``outputFailure``) so that the command ends with exit 74 instead of claiming success.
+public final class StandardConsole: Console {
+    private let failure = Mutex<Int32?>(nil)
+
     /// The process's console.
     public init() {}
 
     public func write(_ text: String, to stream: ConsoleStream) {
-        // A closed pipe (`tbrctl … | head`) is not worth an error message of its own.
-        FileDescriptorIO.write(text, to: stream == .standardOutput ? 1 : 2)
+        guard stream == .standardOutput else {
+            FileDescriptorIO.write(text, to: 2)
+            return
+        }
+        if let code = FileDescriptorIO.writeAll(Array(text.utf8), to: 1) {
+            failure.withLock { if $0 == nil { $0 = code } }
+        }
     }
 
-    public func readStandardInput() throws -> [UInt8] {
-        try FileDescriptorIO.readToEnd(0)
+    public var outputFailure: String? {
+        failure.withLock { $0 }.map { FileDescriptorIO.describe(errno: $0) }
+    }
+
+    public func readStandardInput(limit: Int) throws -> [UInt8] {
+        try FileDescriptorIO.readToEnd(0, limit: limit)
     }
 }

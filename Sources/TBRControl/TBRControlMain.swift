@@ -1,4 +1,5 @@
 public import TBRCommandLine
+import TBRFoundation
 
 /// The entry point of `tbrctl`: parses a command line against the command tree and runs the command.
 ///
@@ -31,9 +32,19 @@ public enum TBRControlMain {
     }
 
     /// Runs the command line `arguments` (without the program name) on `console`.
-    /// - Returns: the exit status: 0 ok, 1 failed, 64 usage, 65 bad data, 69 unavailable, 75 busy or
-    ///   timed out, 77 permission denied.
+    /// - Returns: the exit status: 0 ok, 1 failed, 64 usage, 65 bad data, 69 unavailable, 74 the output
+    ///   could not be written, 75 busy or timed out, 77 permission denied.
     public static func main(arguments: [String], console: any Console) async -> Int32 {
+        let status = await run(arguments: arguments, console: console)
+        // A result that did not reach its reader is not a success (`tbrctl list > /dev/full`).
+        if let failure = console.outputFailure {
+            console.write("tbrctl: cannot write the output: \(failure)\n", to: .standardError)
+            return ExitCode.ioError.rawValue
+        }
+        return status
+    }
+
+    private static func run(arguments: [String], console: any Console) async -> Int32 {
         let command: any ControlCommand
         let values: ParsedValues
         do {
@@ -61,16 +72,17 @@ public enum TBRControlMain {
             if error.commandPath.isEmpty { error.commandPath = values.commandPath }
             return report(error, on: console)
         } catch let error as ControlError {
-            console.write("tbrctl: \(error.message)\n", to: .standardError)
+            // Messages may carry text from elsewhere (tbrd, otbr-agent, the input): never raw control characters.
+            console.write("tbrctl: \(Quoted.sanitized(error.message))\n", to: .standardError)
             return error.exitCode.rawValue
         } catch {
-            console.write("tbrctl: \(error)\n", to: .standardError)
+            console.write("tbrctl: \(Quoted.sanitized("\(error)"))\n", to: .standardError)
             return ExitCode.failure.rawValue
         }
     }
 
     private static func report(_ error: UsageError, on console: any Console) -> Int32 {
-        console.write("tbrctl: \(error.message)\n", to: .standardError)
+        console.write("tbrctl: \(Quoted.sanitized(error.message))\n", to: .standardError)
         if let hint = error.helpHint { console.write(hint + "\n", to: .standardError) }
         return ExitCode.usage.rawValue
     }

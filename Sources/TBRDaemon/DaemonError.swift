@@ -38,14 +38,18 @@ enum DaemonError {
         }
     }
 
-    /// Any error thrown while serving a call, as the D-Bus error to send.
+    /// Any error thrown while serving a call, as the D-Bus error to send: tbrd's own names with their
+    /// sentences; a bus error as it came (the standard `org.freedesktop.DBus.Error.*` replies); a cancelled
+    /// call as `Unavailable` (tbrd is stopping); anything else as `Failed` with its description.
     static func from(_ error: any Error) -> DBusError {
         switch error {
         case let e as DBusError: e
         case let e as HomeError: from(e)
         case let e as StoreError: from(e)
-        case let e as DBusValueError: DBusError(invalidArgument, e.description)
-        default: DBusError(failed, "\(error)")
+        case let e as DBusValueError: DBusError(invalidArgument, "an argument has the wrong type: \(e.description)")
+        case is CancellationError: DBusError(unavailable, "tbrd is stopping")
+        case let e as any CustomStringConvertible: DBusError(failed, e.description)
+        default: DBusError(failed, "tbrd failed (\(type(of: error)))")
         }
     }
 

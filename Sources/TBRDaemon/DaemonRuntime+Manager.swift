@@ -3,6 +3,7 @@ import DBus
 import DeviceModel
 import Store
 import TBRDBusAPI
+import TBRFoundation
 
 // io.tbrd.Manager1 at /io/tbrd: routers, structures and the ePSKc journal.
 
@@ -48,7 +49,7 @@ extension DaemonRuntime {
         if let id = await service.resolveRouter(text) { return id }
         let known = await service.deviceIDs().map(\.rawValue)
         throw DaemonError.missing(
-            "there is no border router \"\(text)\"" + (known.isEmpty ? " (tbrd knows none)" : " (known: \(known.joined(separator: ", ")))"))
+            "there is no border router \(Quoted(text))" + (known.isEmpty ? " (tbrd knows none)" : " (known: \(known.joined(separator: ", ")))"))
     }
 
     private func listBorderRouters() async throws -> [BorderRouterRow] {

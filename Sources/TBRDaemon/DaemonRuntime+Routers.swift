@@ -192,6 +192,8 @@ extension DaemonRuntime {
         let router = try await backend(id)
         let request = ThreadNetworkManagementTrait.ActivateEpskcModeRequest(
             requestedDurationSeconds: seconds == 0 ? nil : Int(seconds))
+        // A bad argument is an error with its sentence (docs/dbus-api.md); statuses say how the router answered.
+        _ = try request.validatedDurationSeconds()
         let response = await router.activateEpskcMode(request)
         // The key goes to this caller only; it is never logged or stored.
         return ActivateEpskcReply(
@@ -208,7 +210,7 @@ extension DaemonRuntime {
             if b { scope = .thisRouterOnly }
         }
         for key in options.keys where key != thisRouterOnly {
-            throw DaemonError.invalid("unknown JoinNetwork option \"\(key)\" (known: \(thisRouterOnly))")
+            throw DaemonError.invalid("unknown JoinNetwork option \(Quoted(key)) (known: \(thisRouterOnly))")
         }
         let response = await router.joinNetwork(.init(operationalDatasetTlvs: tlvs, scope: scope))
         await infoCache.invalidate(id)

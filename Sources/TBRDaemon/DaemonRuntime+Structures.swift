@@ -2,6 +2,7 @@ import DBus
 import DeviceModel
 import MeshCoP
 import TBRDBusAPI
+import TBRFoundation
 
 // io.tbrd.Structure1 at /io/tbrd/structure/<id>, and the Manager1 calls that change structures.
 
@@ -35,7 +36,7 @@ extension DaemonRuntime {
 
     func structure(named name: String) async throws -> StructureInfo {
         guard let found = try await structures.structure(named: name) else {
-            throw DaemonError.missing("there is no structure named \"\(name)\"")
+            throw DaemonError.missing("there is no structure named \(Quoted(name))")
         }
         return found
     }
@@ -135,7 +136,7 @@ extension DaemonRuntime {
         case .internetAccessOption:
             guard let option = Self.option(busName: text) else {
                 throw DaemonError.invalid(
-                    "\"\(text)\" is not an internet-access option (\(TBRDBusAPI.Structure.internetAccessOptions.joined(separator: ", ")))")
+                    "\(Quoted(text)) is not an internet-access option (\(TBRDBusAPI.Structure.internetAccessOptions.joined(separator: ", ")))")
             }
             try await update(id) { $0.internetAccessOption = option }
         case .defaultThreadNetworkId:
@@ -144,7 +145,7 @@ extension DaemonRuntime {
                 xpan = nil
             } else {
                 guard text.count == 16, let parsed = ExtendedPANID(text) else {
-                    throw DaemonError.invalid("\"\(text)\" is not an extended PAN ID (16 hex digits, or empty for none)")
+                    throw DaemonError.invalid("\(Quoted(text)) is not an extended PAN ID (16 hex digits, or empty for none)")
                 }
                 xpan = parsed
             }

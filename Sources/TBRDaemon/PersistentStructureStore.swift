@@ -2,6 +2,7 @@ import DeviceModel
 import MeshCoP
 import Store
 import Synchronization
+import TBRFoundation
 
 /// The device model's structures, kept in tbrd's SQLite store: each change is written in one transaction
 /// before it is visible (and before anything is applied to a router); the settings are mirrored in
@@ -30,7 +31,7 @@ final class PersistentStructureStore: StructureStore {
     func addDevice(_ device: DeviceID, to structure: StructureID) async throws(HomeError) {
         let recordID = try Self.recordID(structure)
         guard let router = RouterID(rawValue: device.rawValue) else {
-            throw HomeError(.invalidArgument, "\"\(device)\" is not a router id")
+            throw HomeError(.invalidArgument, "\(Quoted(device.rawValue)) is not a router id")
         }
         try await call { () throws(StoreError) in
             if try await store.knownRouter(router) == nil {
@@ -74,7 +75,7 @@ final class PersistentStructureStore: StructureStore {
     func removeDevice(_ device: DeviceID, from structure: StructureID) async throws(HomeError) {
         let recordID = try Self.recordID(structure)
         guard let router = RouterID(rawValue: device.rawValue) else {
-            throw HomeError(.notFound, "\"\(device)\" is not in the structure")
+            throw HomeError(.notFound, "\(Quoted(device.rawValue)) is not in the structure")
         }
         try await call { () throws(StoreError) in try await store.removeRouter(router, fromStructure: recordID) }
     }
@@ -178,7 +179,7 @@ final class PersistentStructureStore: StructureStore {
         case .structureNotFound, .routerNotFound, .routerNotInStructure: HomeError(.notFound, error.description)
         case .duplicateStructureName, .invalidStructureName, .routerInAnotherStructure, .invalidArgument:
             HomeError(.invalidArgument, error.description)
-        default: HomeError(.failed, "the state database failed: \(error.description)")
+        default: HomeError(.failed, error.description)
         }
     }
 }

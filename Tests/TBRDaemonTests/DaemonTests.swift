@@ -69,7 +69,12 @@ import Glibc
             }
             #expect(Set(seen.map(\.2)) == ["activated", "keyUsed", "cancelled"])
             #expect(journal.map(\.0) == Array(1...4))
-            #expect(try await env.activate("wpan0", seconds: 601).status == "invalidArgument")
+            await #expect {
+                _ = try await env.activate("wpan0", seconds: 601)
+            } throws: { error in
+                (error as? DBusError)?.name.rawValue == "io.tbrd.Error.InvalidArgument"
+                    && (error as? DBusError)?.message == "an ePSKc duration must be 1…600 seconds, not 601"
+            }
         }
     }
 

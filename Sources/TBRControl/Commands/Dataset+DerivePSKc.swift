@@ -1,5 +1,6 @@
 import MeshCoP
 import TBRCommandLine
+import TBRFoundation
 
 extension Dataset {
     /// `tbrctl dataset pskc --passphrase P --name N --xpanid X`: derives the PSKc from the
@@ -51,7 +52,12 @@ extension Dataset {
         func run(in context: CommandContext) async throws -> ExitCode {
             var passphrase = passphrase
             if passphrase == "-" {
-                passphrase = String(decoding: try context.console.readStandardInput(), as: UTF8.self)
+                // At most 255 bytes and a line break: anything longer cannot be a passphrase.
+                do {
+                    passphrase = String(decoding: try context.console.readStandardInput(limit: 257), as: UTF8.self)
+                } catch is FileDescriptorIO.InputTooLong {
+                    throw ControlError.dataError("standard input holds more than 257 bytes: a passphrase is 6 to 255 bytes long")
+                }
                 while passphrase.last?.isNewline == true { passphrase.removeLast() }
             }
             let pskc: PSKc

@@ -80,13 +80,17 @@ extension Network {
             if let hex { return try context.bytes(fromHexArgument: hex, describing: "the dataset") }
             guard let file else { return [] }
             let text: String
-            do { text = String(decoding: try FileDescriptorIO.readFile(atPath: file), as: UTF8.self) } catch {
-                throw ControlError.dataError("cannot read the dataset file \(file): \(error)")
+            do {
+                text = String(decoding: try FileDescriptorIO.readFile(atPath: file, limit: CommandContext.hexInputLimit), as: UTF8.self)
+            } catch is FileDescriptorIO.InputTooLong {
+                throw ControlError.dataError(CommandContext.tooLong("the dataset", source: "the dataset file \(Quoted(file))"))
+            } catch {
+                throw ControlError.dataError("cannot read the dataset file \(Quoted(file)): \(error)")
             }
             guard text.contains(where: { !$0.isWhitespace }) else {
-                throw ControlError.dataError("the dataset file \(file) is empty; expected the dataset as hex")
+                throw ControlError.dataError("the dataset file \(Quoted(file)) is empty; expected the dataset as hex")
             }
-            return try context.bytes(fromHexArgument: text, describing: "the dataset in \(file)")
+            return try context.bytes(fromHexArgument: text, describing: "the dataset in \(Quoted(file))")
         }
     }
 }

@@ -1,4 +1,5 @@
 import TBRCommandLine
+import TBRFoundation
 
 extension Structure {
     /// `tbrctl structure delete NAME --yes`: deletes a structure; its routers become unassigned.
@@ -27,7 +28,7 @@ extension Structure {
 
         func validate() throws(UsageError) {
             guard confirmed else {
-                throw UsageError("deleting structure '\(name)' drops its settings and cannot be undone; add --yes to confirm")
+                throw UsageError("deleting structure \(Quoted(name)) drops its settings and cannot be undone; add --yes to confirm")
             }
         }
 

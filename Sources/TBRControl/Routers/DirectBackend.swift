@@ -1,6 +1,7 @@
 import BorderRouterService
 import DeviceModel
 import OpenThreadBR
+import TBRFoundation
 
 /// The device commands without tbrd: an in-process ``BorderRouterService/BorderRouterService`` over
 /// the otbr-agents on the bus, through the device model's traits (and the agent client for datasets).
@@ -32,7 +33,7 @@ struct DirectBackend: RouterBackend {
     /// The otbr-agent client of `router`.
     func agent(_ router: RouterRef) throws -> BorderRouterAgent {
         guard let name = try? ThreadInterfaceName(router.id) else {
-            throw ControlError.failure("'\(router.id)' is not an otbr-agent interface name")
+            throw ControlError.failure("\(Quoted(router.id)) is not an otbr-agent interface name")
         }
         return BorderRouterAgent(connection: service.connection, interfaceName: name)
     }

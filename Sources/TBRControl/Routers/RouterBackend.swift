@@ -1,4 +1,5 @@
 import TBRCommandLine
+import TBRFoundation
 
 /// What the device commands need from whoever manages the border routers: tbrd over its D-Bus API
 /// (``TbrdBackend``), or otbr-agent directly through an in-process service (``DirectBackend``).
@@ -70,6 +71,6 @@ enum RouterChoice {
     /// The error for a router name nothing matches.
     static func unknown(_ text: String, known ids: [String]) -> ControlError {
         let known = ids.isEmpty ? "none is known" : "known: \(ids.joined(separator: ", "))"
-        return .failure("no border router named '\(text)' (\(known))")
+        return .failure("no border router named \(Quoted(text)) (\(known))")
     }
 }

@@ -1,5 +1,6 @@
 import TBRDBusAPI
 import DBus
+import TBRFoundation
 
 /// Structures through tbrd (`io.tbrd.Manager1` and `io.tbrd.Structure1`); only tbrd keeps them.
 extension TbrdBackend {
@@ -42,13 +43,13 @@ extension TbrdBackend {
         do {
             return try await view(of: path, name: name, routers: try await routerEntries().map { ($0.path, $0.listing.id) })
         } catch StructureReadError.vanished {
-            throw ControlError.failure("structure '\(name)' was deleted while it was read")
+            throw ControlError.failure("structure \(Quoted(name)) was deleted while it was read")
         }
     }
 
     /// `CreateStructure(s name) → o`.
     func createStructure(_ name: String) async throws -> StructureView {
-        let reply = try await call(manager, Manager.createStructure.name, [.string(name)], doing: "creating structure '\(name)'")
+        let reply = try await call(manager, Manager.createStructure.name, [.string(name)], doing: "creating structure \(Quoted(name))")
         guard case .objectPath(let path)? = reply.first else {
             throw ControlError.failure("CreateStructure did not return an object path")
         }
@@ -58,7 +59,7 @@ extension TbrdBackend {
     /// `DeleteStructure(s name)`.
     func deleteStructure(_ name: String) async throws {
         _ = try await structurePath(name)
-        _ = try await call(manager, Manager.deleteStructure.name, [.string(name)], doing: "deleting structure '\(name)'")
+        _ = try await call(manager, Manager.deleteStructure.name, [.string(name)], doing: "deleting structure \(Quoted(name))")
     }
 
     /// `AddBorderRouter(s structure, s router)`, the router given as its id.
@@ -66,7 +67,7 @@ extension TbrdBackend {
         _ = try await structurePath(structure)
         _ = try await call(
             manager, Manager.addBorderRouter.name, [.string(structure), .string(router.id)],
-            doing: "adding \(router.id) to structure '\(structure)'")
+            doing: "adding \(router.id) to structure \(Quoted(structure))")
     }
 
     /// `RemoveBorderRouter(s structure, s router)`, the router given as its id.
@@ -74,7 +75,7 @@ extension TbrdBackend {
         _ = try await structurePath(structure)
         _ = try await call(
             manager, Manager.removeBorderRouter.name, [.string(structure), .string(router.id)],
-            doing: "removing \(router.id) from structure '\(structure)'")
+            doing: "removing \(router.id) from structure \(Quoted(structure))")
     }
 
     /// `FindStructure(s name) → o`.
@@ -86,9 +87,9 @@ extension TbrdBackend {
         } catch let error as DBusError where error.name == TBRDBusAPI.Error.notFound {
             let known = try await structureEntries().map(\.name)
             let list = known.isEmpty ? "there is none; create one with 'tbrctl structure create NAME'" : "known: \(known.joined(separator: ", "))"
-            throw ControlError.failure("no structure named '\(name)' (\(list))")
+            throw ControlError.failure("no structure named \(Quoted(name)) (\(list))")
         } catch {
-            throw ErrorMapping.controlError(error, doing: "finding structure '\(name)'")
+            throw ErrorMapping.controlError(error, doing: "finding structure \(Quoted(name))")
         }
         guard case .objectPath(let path)? = reply.first else {
             throw ControlError.failure("FindStructure did not return an object path")
@@ -105,7 +106,7 @@ extension TbrdBackend {
         {
             throw StructureReadError.vanished
         } catch {
-            throw ErrorMapping.controlError(error, doing: "reading structure '\(name)'")
+            throw ErrorMapping.controlError(error, doing: "reading structure \(Quoted(name))")
         }
         func string(_ key: StructureProperty) -> String { (try? p[key.rawValue]?.decode(as: String.self)) ?? "" }
         let paths = (try? p[StructureProperty.borderRouters.rawValue]?.decode(as: [ObjectPath].self)) ?? []

@@ -1,5 +1,6 @@
 import TBRDBusAPI
 import DBus
+import TBRFoundation
 
 /// The device commands over tbrd's D-Bus API (docs/dbus-api.md): `io.tbrd.Manager1` at `/io/tbrd` and
 /// `io.tbrd.BorderRouter1` at `/io/tbrd/router/<id>`. Errors become exit statuses in ``ErrorMapping``.
@@ -80,7 +81,7 @@ struct TbrdBackend: RouterBackend {
         } catch let error as DBusError where error.name == TBRDBusAPI.Error.notFound {
             throw RouterChoice.unknown(text, known: try await routerEntries().map(\.listing.id))
         } catch {
-            throw ErrorMapping.controlError(error, doing: "finding border router '\(text)'")
+            throw ErrorMapping.controlError(error, doing: "finding border router \(Quoted(text))")
         }
         guard case .objectPath(let path)? = reply.first else {
             throw ControlError.failure("FindBorderRouter did not return an object path")
@@ -91,7 +92,7 @@ struct TbrdBackend: RouterBackend {
         let found = RouterRef(id: text, path: path.rawValue)
         let id: String
         do { id = try await object(found).property(Property.id.rawValue, as: String.self) } catch {
-            throw ErrorMapping.controlError(error, doing: "reading the id of border router '\(text)'")
+            throw ErrorMapping.controlError(error, doing: "reading the id of border router \(Quoted(text))")
         }
         return RouterRef(id: id, path: path.rawValue)
     }
