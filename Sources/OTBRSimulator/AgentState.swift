@@ -68,6 +68,8 @@ struct RuntimeState: Sendable {
     var dhcp6Enabled = false
     var lastDhcp6State: Dhcp6PdState = .disabled
     var featureFlagBytes: [UInt8] = []
+    /// When the pending dataset's delay started (its Delay Timer counts down from then).
+    var pendingSince: ContinuousClock.Instant?
     var borderAgentEnabled = true
     var linkMode: [Bool] = [true, true, true]
     var radioRegion = "WW"

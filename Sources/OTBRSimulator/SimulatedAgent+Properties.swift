@@ -65,7 +65,7 @@ extension SimulatedAgent {
             guard let tlvs = persistent.activeDataset else { throw .notFound }
             return .bytes(tlvs)
         case "PendingDatasetTlvs":
-            guard let tlvs = persistent.pendingDataset else { throw .notFound }
+            guard let tlvs = pendingDatasetAsRead() else { throw .notFound }
             return .bytes(tlvs)
         case "FeatureFlagListData": return .bytes(runtime.featureFlagBytes)
         case "RadioRegion": return .string(runtime.radioRegion)

@@ -37,6 +37,9 @@ struct SimulatorCommand: ParsableCommand {
             "restart-delay", valueName: "MS", help: "Milliseconds before the agent restarts after LeaveNetwork.",
             default: "5000"),
         .option("nat64-delay", valueName: "MS", help: "Milliseconds until NAT64 is active on a leader.", default: "5000"),
+        .option(
+            "pending-delay", valueName: "MS",
+            help: "Milliseconds until a pending dataset (Delay Timer 300000) becomes active.", default: "300000"),
         .flag("verbose", help: "Log at debug level on standard error."),
     ]
 
@@ -71,7 +74,7 @@ struct SimulatorCommand: ParsableCommand {
             }
             return decoded
         }
-        let delays = try ["role-delay", "detach-delay", "restart-delay", "nat64-delay"].map { (name) throws(UsageError) in
+        let delays = try ["role-delay", "detach-delay", "restart-delay", "nat64-delay", "pending-delay"].map { (name) throws(UsageError) in
             Duration.milliseconds(Int64(try values.required(name, as: UInt32.self)))
         }
         var built: [SimulatorConfiguration] = []
@@ -85,6 +88,7 @@ struct SimulatorCommand: ParsableCommand {
             c.vendorName = values.string("vendor") ?? c.vendorName
             c.productName = values.string("product") ?? c.productName
             (c.roleDelay, c.detachDelay, c.restartDelay, c.nat64Delay) = (delays[0], delays[1], delays[2], delays[3])
+            c.pendingDelay = delays[4]
             built.append(c)
         }
         configurations = built

@@ -34,6 +34,10 @@ public struct SimulatorConfiguration: Sendable {
     /// How long NAT64 takes to become active once enabled on a leader (`--nat64-delay`); it is idle
     /// after a fifth of it.
     public var nat64Delay: Duration = .seconds(5)
+    /// How long a pending dataset with the Delay Timer `AttachAllNodesTo` gives it (300000 ms) takes to
+    /// become active (`--pending-delay`); its Delay Timer counts down over this time. As on the real
+    /// agent, 300 s unless shortened.
+    public var pendingDelay: Duration = .seconds(300)
     /// The radio's factory EUI-64 (random unless given).
     public var eui64: EUI64
 
