@@ -227,9 +227,10 @@ extension SimulatedAgent {
     }
 
     /// `RcpHost::Reset`: a new OpenThread instance. In-memory OpenThread state starts afresh (ePSKc,
-    /// NAT64, uptime; the pending `Attach` is forgotten and never answered), the agent signals role
-    /// `disabled`, and a stored network resumes. OTBR's own state (Thread-enabled, feature flags, vendor
-    /// TXT, pending `Join`) stays.
+    /// NAT64, PD, DNS upstream as the build starts them; uptime; the pending `Attach` is forgotten and
+    /// never answered), the agent signals role `disabled`, and a stored network resumes. OTBR's own
+    /// state (Thread-enabled, the applied feature flag bytes, vendor TXT, pending `Join`) stays;
+    /// `Dhcp6PdState` is no longer signalled (OTBR does not register its callback with the new instance).
     func hostReset() async {
         cancelTimer(.attach)
         cancelTimer(.nat64)
@@ -245,8 +246,10 @@ extension SimulatedAgent {
         fresh.borderAgentEnabled = old.borderAgentEnabled
         fresh.joinWaiter = old.joinWaiter
         fresh.lastDhcp6State = old.lastDhcp6State
+        fresh.dhcp6Signals = false
         fresh.pendingSince = old.pendingSince
         runtime = fresh
+        await applyBuildDefaults()
         for case .join(_, let waiter) in old.afterDetach { fail(waiter, .abort) }
         for case .leave(let waiter) in old.afterDetach { fail(waiter, .abort) }
         if let waiter = old.setThreadEnabledWaiter { reply(waiter) }
