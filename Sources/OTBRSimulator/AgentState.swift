@@ -67,7 +67,15 @@ struct RuntimeState: Sendable {
     var nat64Phase: Nat64Phase = .disabled
     var dhcp6Enabled = false
     var lastDhcp6State: Dhcp6PdState = .disabled
+    /// Whether OTBR's callback for DHCPv6-PD state changes is registered with this OpenThread
+    /// instance: set when the D-Bus object starts, never again after `Reset` (ot-br-posix re-registers
+    /// only the role and dataset handlers).
+    var dhcp6Signals = true
+    var dnsUpstreamEnabled = false
+    /// The applied `FeatureFlagListData`, as the agent re-serialized it.
     var featureFlagBytes: [UInt8] = []
+    /// When the pending dataset's delay started (its Delay Timer counts down from then).
+    var pendingSince: ContinuousClock.Instant?
     var borderAgentEnabled = true
     var linkMode: [Bool] = [true, true, true]
     var radioRegion = "WW"

@@ -2,6 +2,9 @@ import MeshCoP
 
 /// The dataset decisions OpenThread and OTBR make, on TLV bytes.
 enum DatasetRules {
+    /// The Delay Timer `AttachAllNodesTo` gives a migration (`kDelayTimerMilliseconds` of ThreadHelper).
+    static let migrationDelayMs: UInt32 = 300_000
+
     /// The TLVs of `bytes` if they decode (`otDatasetSetActiveTlvs` refuses the rest with InvalidArgs).
     static func decode(_ bytes: [UInt8]) -> OperationalDataset? { try? OperationalDataset(bytes: bytes) }
 
@@ -64,11 +67,11 @@ enum DatasetRules {
         return dataset.encoded()
     }
 
-    /// The leader's verdict on a MGMT_*_SET carrying `new`: `Rejected` unless its Active Timestamp is
-    /// newer than the stored one's.
-    static func leaderAccepts(_ new: [UInt8], current: [UInt8]?) -> Bool {
-        guard let current, let y = decode(current), let old = y.activeTimestamp else { return true }
-        guard let x = decode(new), let stamp = x.activeTimestamp else { return false }
-        return stamp > old
+    /// What `PendingDatasetTlvs` reads while the delay runs: `bytes` with its Delay Timer set to
+    /// `remainingMs` (OpenThread reports the time left, not the value it was given).
+    static func counting(_ bytes: [UInt8], remainingMs: UInt32) -> [UInt8] {
+        guard var dataset = decode(bytes), dataset.contains(.delayTimer) else { return bytes }
+        dataset.delayTimer = DelayTimer(milliseconds: remainingMs)
+        return dataset.encoded()
     }
 }

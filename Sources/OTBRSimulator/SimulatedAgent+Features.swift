@@ -1,8 +1,22 @@
 import DBus
 import OpenThreadBR
 
-/// NAT64, DHCPv6 prefix delegation, feature flags and the ePSKc glue.
+/// NAT64, DHCPv6 prefix delegation, DNS upstream queries, feature flags and the ePSKc glue.
 extension SimulatedAgent {
+    // MARK: build defaults
+
+    /// What a new OpenThread instance starts with (`RcpHost::Init`, at start and after `Reset`): with
+    /// feature flags built in, every feature stays off until the flags say otherwise; without, every
+    /// feature built in is switched on. PD goes on before OTBR registers its state callback, so that
+    /// first change is not signalled.
+    func applyBuildDefaults() async {
+        guard !configuration.featureFlagsBuiltIn else { return }
+        runtime.dnsUpstreamEnabled = configuration.dnsUpstreamBuiltIn
+        runtime.dhcp6Enabled = capabilities.dhcp6PD
+        runtime.lastDhcp6State = dhcp6State
+        if capabilities.nat64 { await setNat64Enabled(true) }
+    }
+
     // MARK: NAT64
 
     /// `otNat64SetEnabled`.
@@ -45,25 +59,29 @@ extension SimulatedAgent {
         return runtime.role.isAttached ? .running : .stopped
     }
 
-    /// Signals `Dhcp6PdState` when it changed (agents built with DHCPv6-PD only).
+    /// Signals `Dhcp6PdState` when it changed (agents built with DHCPv6-PD only, and only while OTBR's
+    /// callback is registered: not after `Reset`).
     func updateDhcp6() async {
         let state = dhcp6State
         guard state != runtime.lastDhcp6State else { return }
         runtime.lastDhcp6State = state
-        guard capabilities.dhcp6PD else { return }
+        guard capabilities.dhcp6PD, runtime.dhcp6Signals else { return }
         await emitChanged("Dhcp6PdState", .string(state.wireName))
     }
 
     // MARK: feature flags
 
-    /// `Set FeatureFlagListData`: the ePSKc feature follows field 8 (absent = off), then every flag is
-    /// applied (absent = off) and the list is kept as re-serialized (unknown fields after known ones).
+    /// `Set FeatureFlagListData` (builds with feature flags): the ePSKc feature follows field 8 (absent =
+    /// off), then every flag of a feature built in is applied (absent = off: the proto2 defaults), and
+    /// the list is kept as protobuf re-serializes it (known fields in order, then the unknown ones as
+    /// received).
     func applyFeatureFlags(_ bytes: [UInt8]) async throws(OpenThreadError) {
         let flags: FeatureFlagList
         do { flags = try FeatureFlagList(serialized: bytes) } catch { throw .invalidArgs }
         applyTimer(runtime.epskc.setEnabled(flags.enableEphemeralKey ?? false, now: uptimeMs))
         runtime.featureFlagBytes = flags.serialized()
         if capabilities.nat64 { await setNat64Enabled(flags.enableNat64 ?? false) }
+        if configuration.dnsUpstreamBuiltIn { runtime.dnsUpstreamEnabled = flags.enableDnsUpstreamQuery ?? false }
         if capabilities.dhcp6PD {
             runtime.dhcp6Enabled = flags.enableDhcp6PD ?? false
             await updateDhcp6()

@@ -12,6 +12,7 @@ extension SimulatedAgent {
         let id = persistent.borderAgentID ?? Self.randomBytes(16)
         persistent.borderAgentID = id
         runtime = RuntimeState(started: clock.now(), borderAgentID: id, epskcEnabled: configuration.epskcEnabledAtStart)
+        await applyBuildDefaults()
         let conn = try await Connection(bus: bus, logger: logger.child("dbus"))
         await conn.export(agentInterfaces(), at: interfaceName.objectPath)
         await conn.export([controlInterface()], at: Self.controlPath(interfaceName))

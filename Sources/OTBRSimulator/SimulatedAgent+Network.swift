@@ -58,16 +58,12 @@ extension SimulatedAgent {
         if let pending = runtime.attach {
             runtime.attach = nil
             if let mgmt = pending.mgmtDataset {
-                if DatasetRules.leaderAccepts(mgmt, current: persistent.activeDataset) {
-                    if pending.delayMs == 0 {
-                        await storeActiveDataset(mgmt)
-                    } else {
-                        setPendingDataset(mgmt)
-                    }
-                    reply(pending.waiter, [.int64(pending.delayMs)])
+                if pending.delayMs == 0 {
+                    await storeActiveDataset(mgmt)
                 } else {
-                    fail(pending.waiter, .rejected)
+                    setPendingDataset(mgmt)
                 }
+                reply(pending.waiter, [.int64(pending.delayMs)])
             } else {
                 reply(pending.waiter, pending.kind == .attach ? [] : [.int64(pending.delayMs)])
             }
@@ -93,9 +89,29 @@ extension SimulatedAgent {
         schedulePendingDataset(tlvs)
     }
 
+    /// Starts the pending dataset's delay: the Delay Timer it carries, scaled by `--pending-delay`
+    /// (which is what a Delay Timer of 300000 ms takes).
     func schedulePendingDataset(_ tlvs: [UInt8]) {
-        let delay = DatasetRules.decode(tlvs)?.delayTimer?.duration ?? .zero
-        schedule(.pendingDataset, after: delay) { agent in _ = await agent.applyPendingDataset() }
+        runtime.pendingSince = clock.now()
+        schedule(.pendingDataset, after: pendingDuration(of: tlvs)) { agent in _ = await agent.applyPendingDataset() }
+    }
+
+    /// How long the pending dataset `tlvs` really waits.
+    private func pendingDuration(of tlvs: [UInt8]) -> Duration {
+        let ms = DatasetRules.decode(tlvs)?.delayTimer?.milliseconds ?? 0
+        return configuration.pendingDelay * (Double(ms) / Double(DatasetRules.migrationDelayMs))
+    }
+
+    /// `PendingDatasetTlvs` as OpenThread reads it: the Delay Timer holds the time left, counting down
+    /// at the rate the simulated delay runs.
+    func pendingDatasetAsRead() -> [UInt8]? {
+        guard let tlvs = persistent.pendingDataset else { return nil }
+        guard let since = runtime.pendingSince, let given = DatasetRules.decode(tlvs)?.delayTimer?.milliseconds else {
+            return tlvs
+        }
+        let total = pendingDuration(of: tlvs)
+        let left = total > .zero ? max(0, 1 - (clock.now() - since) / total) : 0
+        return DatasetRules.counting(tlvs, remainingMs: UInt32((Double(given) * left).rounded(.up)))
     }
 
     /// The pending dataset's delay expired (or the control interface said so): it becomes active.
@@ -104,6 +120,7 @@ extension SimulatedAgent {
         guard let pending = persistent.pendingDataset else { return false }
         cancelTimer(.pendingDataset)
         persistent.pendingDataset = nil
+        runtime.pendingSince = nil
         await storeActiveDataset(DatasetRules.activated(fromPending: pending))
         return true
     }
@@ -114,6 +131,7 @@ extension SimulatedAgent {
         persistent.activeDataset = nil
         persistent.pendingDataset = nil
         persistent.borderAgentID = nil
+        runtime.pendingSince = nil
         cancelTimer(.pendingDataset)
     }
 
@@ -209,9 +227,10 @@ extension SimulatedAgent {
     }
 
     /// `RcpHost::Reset`: a new OpenThread instance. In-memory OpenThread state starts afresh (ePSKc,
-    /// NAT64, uptime; the pending `Attach` is forgotten and never answered), the agent signals role
-    /// `disabled`, and a stored network resumes. OTBR's own state (Thread-enabled, feature flags, vendor
-    /// TXT, pending `Join`) stays.
+    /// NAT64, PD, DNS upstream as the build starts them; uptime; the pending `Attach` is forgotten and
+    /// never answered), the agent signals role `disabled`, and a stored network resumes. OTBR's own
+    /// state (Thread-enabled, the applied feature flag bytes, vendor TXT, pending `Join`) stays;
+    /// `Dhcp6PdState` is no longer signalled (OTBR does not register its callback with the new instance).
     func hostReset() async {
         cancelTimer(.attach)
         cancelTimer(.nat64)
@@ -227,7 +246,10 @@ extension SimulatedAgent {
         fresh.borderAgentEnabled = old.borderAgentEnabled
         fresh.joinWaiter = old.joinWaiter
         fresh.lastDhcp6State = old.lastDhcp6State
+        fresh.dhcp6Signals = false
+        fresh.pendingSince = old.pendingSince
         runtime = fresh
+        await applyBuildDefaults()
         for case .join(_, let waiter) in old.afterDetach { fail(waiter, .abort) }
         for case .leave(let waiter) in old.afterDetach { fail(waiter, .abort) }
         if let waiter = old.setThreadEnabledWaiter { reply(waiter) }

@@ -65,16 +65,21 @@ extension SimulatedAgent {
             guard let tlvs = persistent.activeDataset else { throw .notFound }
             return .bytes(tlvs)
         case "PendingDatasetTlvs":
-            guard let tlvs = persistent.pendingDataset else { throw .notFound }
+            guard let tlvs = pendingDatasetAsRead() else { throw .notFound }
             return .bytes(tlvs)
-        case "FeatureFlagListData": return .bytes(runtime.featureFlagBytes)
+        case "FeatureFlagListData":
+            guard configuration.featureFlagsBuiltIn else { throw .notImplemented }
+            return .bytes(runtime.featureFlagBytes)
         case "RadioRegion": return .string(runtime.radioRegion)
         case "SrpServerInfo":
             guard case .structure(var fields) = zero(name) else { return zero(name) }
             fields[0] = .byte(attached ? 1 : 0)  // OT_SRP_SERVER_STATE_RUNNING when attached, else DISABLED
             fields[1] = .uint16(attached ? 53535 : 0)
             return .structure(fields)
-        case "DnssdCounters", "RadioCoexMetrics", "DnsUpstreamQueryState": throw .notImplemented
+        case "DnsUpstreamQueryState":
+            guard configuration.dnsUpstreamBuiltIn else { throw .notImplemented }
+            return .bool(runtime.dnsUpstreamEnabled)
+        case "DnssdCounters", "RadioCoexMetrics": throw .notImplemented
         case "OtbrVersion": return .string(Self.otbrVersion)
         case "OtHostVersion": return .string(Self.otHostVersion)
         case "OtRcpVersion": return .string(Self.otRcpVersion)
@@ -131,13 +136,17 @@ extension SimulatedAgent {
             guard tlvs.isEmpty || DatasetRules.decode(tlvs) != nil else { throw .invalidArgs }
             await storeActiveDataset(tlvs)
         case "FeatureFlagListData":
+            // Without the build option the handler answers before it looks at the value.
+            guard configuration.featureFlagsBuiltIn else { throw .notImplemented }
             guard case .bytes(let b) = value else { throw .invalidArgs }
             try await applyFeatureFlags(b)
         case "RadioRegion":
             guard case .string(let s) = value, s.utf8.count == 2 else { throw .invalidArgs }
             runtime.radioRegion = s
         case "DnsUpstreamQueryState":
-            throw .notImplemented
+            guard configuration.dnsUpstreamBuiltIn else { throw .notImplemented }
+            guard case .bool(let on) = value else { throw .invalidArgs }
+            runtime.dnsUpstreamEnabled = on
         case "Nat64Cidr":
             guard capabilities.nat64 else { throw .notImplemented }
             guard case .string(let s) = value, Self.isIPv4CIDR(s) else { throw .invalidArgs }

@@ -28,7 +28,11 @@ struct SimulatorCommand: ParsableCommand {
         .flag("epskc-disabled", help: "Start with the ePSKc feature off (EphemeralKeyEnabled false)."),
         .flag("no-telemetry", help: "Build without the telemetry API: TelemetryData answers NotImplemented."),
         .flag("no-nat64", help: "Build without NAT64: SetNat64Enabled and Nat64* answer NotImplemented."),
-        .flag("dhcp6-pd", help: "Build with DHCPv6 prefix delegation (Dhcp6PdState follows the feature flag)."),
+        .flag("dhcp6-pd", help: "Build with DHCPv6 prefix delegation: Capabilities 08 01 10 01, Dhcp6PdState signalled."),
+        .flag(
+            "no-feature-flags",
+            help: "Build without feature flags: NAT64, PD and DNS upstream start on; FeatureFlagListData NotImplemented."),
+        .flag("no-dns-upstream", help: "Build without DNS upstream queries: DnsUpstreamQueryState answers NotImplemented."),
         .option("vendor", valueName: "NAME", help: "Vendor name (vn).", default: "OpenThread"),
         .option("product", valueName: "NAME", help: "Product name (mn).", default: "BorderRouter"),
         .option("role-delay", valueName: "MS", help: "Milliseconds from detached to leader.", default: "2000"),
@@ -37,6 +41,9 @@ struct SimulatorCommand: ParsableCommand {
             "restart-delay", valueName: "MS", help: "Milliseconds before the agent restarts after LeaveNetwork.",
             default: "5000"),
         .option("nat64-delay", valueName: "MS", help: "Milliseconds until NAT64 is active on a leader.", default: "5000"),
+        .option(
+            "pending-delay", valueName: "MS",
+            help: "Milliseconds until a pending dataset (Delay Timer 300000) becomes active.", default: "300000"),
         .flag("verbose", help: "Log at debug level on standard error."),
     ]
 
@@ -71,7 +78,7 @@ struct SimulatorCommand: ParsableCommand {
             }
             return decoded
         }
-        let delays = try ["role-delay", "detach-delay", "restart-delay", "nat64-delay"].map { (name) throws(UsageError) in
+        let delays = try ["role-delay", "detach-delay", "restart-delay", "nat64-delay", "pending-delay"].map { (name) throws(UsageError) in
             Duration.milliseconds(Int64(try values.required(name, as: UInt32.self)))
         }
         var built: [SimulatorConfiguration] = []
@@ -82,9 +89,12 @@ struct SimulatorCommand: ParsableCommand {
             c.epskcEnabledAtStart = !values.flag("epskc-disabled")
             c.telemetryBuiltIn = !values.flag("no-telemetry")
             c.capabilities = SimulatedCapabilities(nat64: !values.flag("no-nat64"), dhcp6PD: values.flag("dhcp6-pd"))
+            c.featureFlagsBuiltIn = !values.flag("no-feature-flags")
+            c.dnsUpstreamBuiltIn = !values.flag("no-dns-upstream")
             c.vendorName = values.string("vendor") ?? c.vendorName
             c.productName = values.string("product") ?? c.productName
             (c.roleDelay, c.detachDelay, c.restartDelay, c.nat64Delay) = (delays[0], delays[1], delays[2], delays[3])
+            c.pendingDelay = delays[4]
             built.append(c)
         }
         configurations = built

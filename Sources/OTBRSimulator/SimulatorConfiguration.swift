@@ -3,8 +3,9 @@ public import OpenThreadBR
 
 /// How one simulated otbr-agent is built and how fast it moves.
 ///
-/// The defaults are those of the agent `../otbr/README.md` observed (RCP mode, Thread 1.4, ePSKc, NAT64
-/// and telemetry built in), except that the role changes faster (2 s instead of ~7 s).
+/// The defaults are those of the agent `../otbr/README.md` observed (RCP mode, Thread 1.4, ePSKc, NAT64,
+/// feature flags, DNS upstream queries and telemetry built in, DHCPv6-PD not), except that the role
+/// changes faster (2 s instead of ~7 s).
 public struct SimulatorConfiguration: Sendable {
     /// The Thread interface: the agent is `io.openthread.BorderRouter.<if>` at
     /// `/io/openthread/BorderRouter/<if>`.
@@ -21,6 +22,13 @@ public struct SimulatorConfiguration: Sendable {
     public var telemetryBuiltIn = true
     /// What the agent is built with, as its `Capabilities` property says (`--no-nat64`, `--dhcp6-pd`).
     public var capabilities = SimulatedCapabilities()
+    /// Built with feature flags (`OTBR_FEATURE_FLAGS`, `--no-feature-flags` builds without): NAT64,
+    /// DHCPv6-PD and DNS upstream queries start off and `FeatureFlagListData` switches them. Without:
+    /// every feature built in starts on, and `FeatureFlagListData` answers `NotImplemented`.
+    public var featureFlagsBuiltIn = true
+    /// Built with DNS upstream queries (`OTBR_DNS_UPSTREAM_QUERY`); without it `DnsUpstreamQueryState`
+    /// answers `NotImplemented` (`--no-dns-upstream`).
+    public var dnsUpstreamBuiltIn = true
     /// The vendor name the agent would advertise (`vn`), `--vendor`.
     public var vendorName = "OpenThread"
     /// The product (model) name the agent would advertise (`mn`), `--product`.
@@ -34,6 +42,10 @@ public struct SimulatorConfiguration: Sendable {
     /// How long NAT64 takes to become active once enabled on a leader (`--nat64-delay`); it is idle
     /// after a fifth of it.
     public var nat64Delay: Duration = .seconds(5)
+    /// How long a pending dataset with the Delay Timer `AttachAllNodesTo` gives it (300000 ms) takes to
+    /// become active (`--pending-delay`); its Delay Timer counts down over this time. As on the real
+    /// agent, 300 s unless shortened.
+    public var pendingDelay: Duration = .seconds(300)
     /// The radio's factory EUI-64 (random unless given).
     public var eui64: EUI64
 

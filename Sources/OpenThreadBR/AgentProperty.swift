@@ -107,6 +107,9 @@ extension AgentProperty where Value == ExtendedAddress {
 extension AgentProperty where Value == Bool {
     /// `EphemeralKeyEnabled` (b): whether the ePSKc feature is on (state other than DISABLED).
     public static var ephemeralKeyEnabled: Self { Self("EphemeralKeyEnabled") }
+    /// `DnsUpstreamQueryState` (b, writable): whether DNS queries are forwarded upstream;
+    /// `NotImplemented` on agents built without `OTBR_DNS_UPSTREAM_QUERY`.
+    public static var dnsUpstreamQueryState: Self { Self("DnsUpstreamQueryState") }
 }
 
 extension AgentProperty where Value == Nat64State {

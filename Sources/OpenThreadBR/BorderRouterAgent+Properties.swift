@@ -126,12 +126,14 @@ extension BorderRouterAgent {
         try await write("FeatureFlagListData", .bytes(flags.serialized()))
     }
 
-    /// Read-modify-write of the feature flags, keeping unknown fields byte-exact.
+    /// Read-modify-write of the feature flags, keeping the other fields and unknown fields byte-exact.
     ///
-    /// Because the agent applies every flag on write and an absent `enable_nat64` or
-    /// `enable_ephemeralkey` means off, those two are first filled from the agent's current state
-    /// (`Nat64State`, `EphemeralKeyEnabled`) when the stored list lacks them, so that changing one flag
-    /// does not switch the others off.
+    /// Because the agent applies every flag on write and an absent flag means off, the flags that other
+    /// calls can switch are first filled from the agent's current state when the stored list lacks them
+    /// (`enable_nat64` from `Nat64State`, `enable_ephemeralkey` from `EphemeralKeyEnabled`,
+    /// `enable_dns_upstream_query` from `DnsUpstreamQueryState` where the agent has it), so that changing
+    /// one flag does not switch the others off. Agents built without feature flags answer
+    /// `NotImplemented` to the read, and nothing is written.
     /// - Returns: the list written.
     @discardableResult
     public func updateFeatureFlags(_ change: (inout FeatureFlagList) -> Void) async throws(AgentError) -> FeatureFlagList {
@@ -142,6 +144,9 @@ extension BorderRouterAgent {
         }
         if flags.enableEphemeralKey == nil {
             flags.enableEphemeralKey = (try? await read(.ephemeralKeyEnabled)) ?? false
+        }
+        if flags.enableDnsUpstreamQuery == nil, let on = try? await read(.dnsUpstreamQueryState) {
+            flags.enableDnsUpstreamQuery = on
         }
         change(&flags)
         try await setFeatureFlags(flags)

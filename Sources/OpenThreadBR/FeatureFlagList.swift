@@ -3,8 +3,14 @@
 ///
 /// Writing it applies every flag: an absent `enable_nat64` or `enable_ephemeralkey` means *false* (their
 /// proto defaults), so writing a list without them turns NAT64 and ePSKc off. Use
-/// ``BorderRouterAgent/updateFeatureFlags(_:)``, which reads, fills those two from the agent's current
-/// state when absent, and writes back. Unknown fields are kept byte-exact.
+/// ``BorderRouterAgent/updateFeatureFlags(_:)``, which reads, fills those from the agent's current
+/// state when absent, and writes back.
+///
+/// Decoding follows the agent's protobuf library (C++, lite runtime, proto2), so that what this type
+/// writes back is what the agent would: a known field is read, the last occurrence winning; a field
+/// this type does not know, a known field with another wire type, and a `detailed_logging_level` that is
+/// not a `ProtoLogLevel` (0–8, a closed proto2 enum) are kept byte-exact, in order, after the known
+/// fields.
 public struct FeatureFlagList: Hashable, Sendable {
     /// Field 1, `enable_nat64`.
     public var enableNat64: Bool?
@@ -28,16 +34,21 @@ public struct FeatureFlagList: Hashable, Sendable {
     /// An empty list (every flag absent), as a factory-new agent reports it.
     public init() { unknownFields = [] }
 
+    /// The values of `otbr.ProtoLogLevel`, from `PROTO_LOG_UNSPECIFIED` to `PROTO_LOG_DEBUG` (a varint is
+    /// read as 32 bits before the check, as protobuf reads an enum).
+    public static let logLevels: ClosedRange<UInt32> = 0...8
+
     /// Decodes the serialized message (an empty byte string is an empty list).
-    /// - Throws: ``ProtobufError`` for malformed bytes or a known field of the wrong wire type.
+    /// - Throws: ``ProtobufError`` for bytes that are not a protobuf message.
     public init(serialized bytes: [UInt8]) throws(ProtobufError) {
         self.init()
         for field in try ProtobufReader.fields(of: bytes) {
-            guard (1...8).contains(field.number) else {
+            guard (1...8).contains(field.number), field.wireType == .varint,
+                field.number != 3 || Self.logLevels.contains(field.uint32)
+            else {
                 unknownFields += field.raw
                 continue
             }
-            try field.require(.varint)
             switch field.number {
             case 1: enableNat64 = field.bool
             case 2: enableDetailedLogging = field.bool

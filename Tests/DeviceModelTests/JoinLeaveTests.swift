@@ -73,20 +73,36 @@ import Testing
             // Until the delay expires the mesh stays where it is, with the new dataset pending.
             #expect(try await mgmt.networkInfo.read() == sample)
             let pending = try #require(try await env.client().pendingDatasetTLVs())
-            #expect(try OperationalDataset(bytes: pending).delayTimer == DelayTimer(milliseconds: 300_000))
+            let left = try #require(try OperationalDataset(bytes: pending).delayTimer?.milliseconds)
+            #expect(left <= 300_000 && left > 290_000)
             #expect(try await env.control("ApplyPendingDataset") == [.bool(true)])
             #expect(try await info.wait(for: 2) == [sample, other])
             #expect(try await env.client().deviceRole() == .leader)
         }
     }
 
-    @Test func aStaleDatasetIsRejectedByTheLeader() async throws {
-        try await withService(configure: { _, c in c.formed() }) { env throws in
+    /// As a real otbr-agent does: a dataset with the running network's Active Timestamp is not refused;
+    /// the whole mesh moves to it when the delay ends.
+    @Test func aDatasetWithTheSameActiveTimestampMovesTheWholeMesh() async throws {
+        let sameStamp = try OperationalDataset(bytes: otherDataset(activeTimestampSeconds: 1))
+        try await withService(configure: { _, c in
+            c.formed()
+            c.pendingDelay = .milliseconds(800)
+        }) { env throws in
             let (_, mgmt) = try await env.management()
-            let r = await mgmt.joinNetwork(.init(operationalDatasetTlvs: otherDataset(activeTimestampSeconds: 1)))
-            #expect(r.status == .failed)
-            #expect(r.message?.contains("Rejected") == true)
+            let info = Recorder(mgmt.networkInfo.stream())
+            _ = try await info.wait(for: 1)
+            let r = await mgmt.joinNetwork(.init(operationalDatasetTlvs: sameStamp.encoded()))
+            #expect(r.status == .success && r.outcome == .migrationScheduled && r.message == nil)
+            #expect(r.migrationDelay == .seconds(300))
+            let pending = try OperationalDataset(bytes: try #require(try await env.client().pendingDatasetTLVs()))
+            #expect(pending.activeTimestamp == Timestamp(seconds: 1))
+            #expect(pending.channel == sameStamp.channel && pending.pendingTimestamp != nil)
+            // No ApplyPendingDataset: the (shortened) delay ends by itself.
+            #expect(try await info.wait(for: 2) == [sample, Mgmt.NetworkInfo(dataset: sameStamp)!])
+            #expect(try await env.client().deviceRole() == .leader)
             #expect(try await env.client().pendingDatasetTLVs() == nil)
+            #expect(try await env.client().activeDatasetTLVs() == sameStamp.encoded())
         }
     }
 

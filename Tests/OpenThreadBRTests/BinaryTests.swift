@@ -18,15 +18,16 @@ import Glibc
     @Test func helpListsEveryOption() async throws {
         let r = try await run(["--help"])
         #expect(r.status == 0)
-        for option in ["--bus", "--interface", "--dataset", "--no-epskc", "--no-telemetry", "--vendor", "--product",
-                       "--role-delay", "--restart-delay", "--help"] {
+        for option in ["--bus", "--interface", "--dataset", "--no-epskc", "--no-telemetry", "--no-nat64", "--dhcp6-pd",
+                       "--no-feature-flags", "--no-dns-upstream", "--vendor", "--product", "--role-delay",
+                       "--restart-delay", "--nat64-delay", "--pending-delay", "--help"] {
             #expect(r.stdout.contains(option), "help lacks \(option)")
         }
         #expect(try await run(["--version"]).stdout.hasPrefix("otbr-sim "))
     }
 
     @Test func usageErrorsExit64() async throws {
-        for bad in [["--role-delay", "soon"], ["--interface", "0wpan"], ["--dataset", "0e"], ["--frob"],
+        for bad in [["--role-delay", "soon"], ["--pending-delay", "-1"], ["--interface", "0wpan"], ["--dataset", "0e"], ["--frob"],
                     ["--interface", "wpan0", "--interface", "wpan0"]] {
             let r = try await run(bad)
             #expect(r.status == 64, "\(bad)")
@@ -40,20 +41,10 @@ import Glibc
         #expect(r.stderr.contains("cannot start io.openthread.BorderRouter.wpan0"))
     }
 
-    /// Starts the binary and waits until its agents own their names, then checks its "ready" lines.
     func start(_ bus: PrivateBus, _ connection: Connection, _ interfaces: [ThreadInterfaceName], _ more: [String] = [])
         async throws -> TestProcess
     {
-        let process = try TestProcess(
-            try Executables.product("otbr-sim"),
-            ["--bus", bus.address] + interfaces.flatMap { ["--interface", $0.rawValue] } + more,
-            directory: bus.directory)
-        try await eventually("otbr-sim is on the bus", timeout: .seconds(10)) {
-            for name in interfaces where try await connection.nameOwner(of: name.busName) == nil { return false }
-            return process.stdout.split(separator: "\n").count == interfaces.count
-        }
-        #expect(process.stdout == interfaces.map { "ready \($0.busName)\n" }.joined())
-        return process
+        try await startSimulatorBinary(bus, connection, interfaces, more)
     }
 
     @Test func twoInstancesOnOneBusAnswerIndependentClients() async throws {
@@ -116,6 +107,4 @@ import Glibc
             await connection.close()
         }
     }
-
-    func hex(_ bytes: [UInt8]) -> String { bytes.map { String(format: "%02x", $0) }.joined() }
 }

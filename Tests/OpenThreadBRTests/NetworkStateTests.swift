@@ -2,6 +2,7 @@ import DBus
 import MeshCoP
 import OTBRSimulator
 import OpenThreadBR
+import TBRFoundation
 import TBRTestKit
 import Testing
 
@@ -131,7 +132,9 @@ import Testing
             let other = otherDataset(activeTimestampSeconds: 6)
             #expect(try await env.client.attachAllNodes(to: other) == .milliseconds(300_000))
             let pending = try OperationalDataset(bytes: try #require(try await env.client.pendingDatasetTLVs()))
-            #expect(pending.delayTimer == DelayTimer(milliseconds: 300_000))
+            // The Delay Timer reads the time left of 300 s (the default --pending-delay is the real 300 s).
+            let left = try #require(pending.delayTimer?.milliseconds)
+            #expect(left <= 300_000 && left > 290_000)
             #expect(pending.pendingTimestamp != nil)
             #expect(try await env.client.read(.channel) == 15)
             // The simulator can skip the 300 s wait.
@@ -154,8 +157,46 @@ import Testing
             var withPending = try OperationalDataset(bytes: otherDataset())
             withPending.delayTimer = DelayTimer(milliseconds: 1000)
             #expect(await otError { _ = try await env.client.attachAllNodes(to: withPending.encoded()) } == .invalidArgs)
-            // Not newer than the current Active Timestamp: the leader rejects it.
-            #expect(await otError { _ = try await env.client.attachAllNodes(to: otherDataset(activeTimestampSeconds: 1)) } == .rejected)
+            #expect(try await env.client.pendingDatasetTLVs() == nil)
+        }
+    }
+
+    /// Observed on a real agent: the leader of A takes B with A's Active Timestamp, as a pending dataset
+    /// stamped now with a Delay Timer counting down from 300000, and is leader of B when the delay ends.
+    @Test func attachAllNodesToWithTheSameActiveTimestampMigratesWhenTheDelayEnds() async throws {
+        try await withSimulator(configure: { $0.pendingDelay = .milliseconds(1500) }) { env throws in
+            try await env.formNetwork()
+            let b = otherDataset(activeTimestampSeconds: 1)
+            #expect(try await env.client.activeDataset()?.activeTimestamp == Timestamp(seconds: 1))
+            let datasets = try await env.client.activeDatasetChanges()
+            let wallBefore = SystemClock().wallTime()
+            #expect(try await env.client.attachAllNodes(to: b) == .milliseconds(300_000))
+            let wallAfter = SystemClock().wallTime()
+            let first = try OperationalDataset(bytes: try #require(try await env.client.pendingDatasetTLVs()))
+            #expect(first.activeTimestamp == Timestamp(seconds: 1))
+            let stamp = try #require(first.pendingTimestamp)
+            #expect(stamp.seconds >= UInt64(wallBefore) && stamp.seconds <= UInt64(wallAfter))
+            let firstLeft = try #require(first.delayTimer?.milliseconds)
+            #expect(firstLeft <= 300_000 && firstLeft > 0)
+            // Everything else is B as given, in B's order, then the two TLVs of the migration.
+            var expected = try OperationalDataset(bytes: b)
+            expected.pendingTimestamp = stamp
+            expected.delayTimer = first.delayTimer
+            #expect(first == expected)
+            // The Delay Timer counts down.
+            try await eventually("the Delay Timer counts down") {
+                let later = try OperationalDataset(bytes: try #require(try await env.client.pendingDatasetTLVs()))
+                return try #require(later.delayTimer?.milliseconds) < firstLeft && later.pendingTimestamp == stamp
+            }
+            // Until the delay ends the node stays on A.
+            #expect(try await env.client.read(.channel) == 15)
+            // Then it is leader of B, without a pending dataset.
+            let seen = await collect(datasets, count: 2)
+            #expect(seen.last == .some(b))
+            #expect(try await env.client.deviceRole() == .leader)
+            let (channel, pan, name) = try await env.client.read(.channel, .panID, .networkName)
+            #expect(channel == 20 && pan == PANID(0x4321) && name == "OpenThreadDemo")
+            #expect(try await env.client.pendingDatasetTLVs() == nil)
         }
     }
 

@@ -50,6 +50,22 @@ import Testing
         #expect(try FeatureFlagList(serialized: ordered).serialized() == ordered)
     }
 
+    @Test func featureFlagsDecodeAsTheAgentsProtobufLibraryDoes() throws {
+        // A known field number with another wire type and a log level outside ProtoLogLevel are not
+        // the known fields: they stay with the unknown ones, byte-exact and in order.
+        let odd: [UInt8] = [0x0A, 0x02, 0x68, 0x69, 0x18, 0x09, 0x45, 1, 2, 3, 4]
+        let flags = try FeatureFlagList(serialized: [0x30, 0x00] + odd + [0x30, 0x01, 0x18, 0x08])
+        #expect(flags.enableNat64 == nil)
+        #expect(flags.enableDhcp6PD == true)  // the last occurrence wins
+        #expect(flags.detailedLoggingLevel == 8)
+        #expect(flags.unknownFields == odd)
+        #expect(flags.serialized() == [0x18, 0x08, 0x30, 0x01] + odd)
+        // A level read as 32 bits, as protobuf reads an enum: 2^32 + 1 is 1.
+        #expect(try FeatureFlagList(serialized: [0x18, 0x81, 0x80, 0x80, 0x80, 0x10]).detailedLoggingLevel == 1)
+        // Bytes that are not a message are still refused.
+        #expect(throws: ProtobufError.self) { try FeatureFlagList(serialized: [0x0A, 0x05, 0x68]) }
+    }
+
     @Test func everyTruncationIsRefusedWithAnOffset() throws {
         var flags = FeatureFlagList()
         flags.enableNat64 = true
