@@ -29,13 +29,16 @@ public struct Quoted: CustomStringConvertible, Sendable {
     }
 
     /// `text` made safe for a terminal without quoting it: control and invisible characters escaped
-    /// (line breaks too), cut to `limit` characters. For messages that come from elsewhere (a peer's error).
+    /// (line breaks and tabs are kept), cut to `limit` characters. For messages that come from elsewhere (a peer's error).
     public static func sanitized(_ text: String, limit: Int = 2000) -> String {
         var out = ""
         var shown = 0
         for scalar in text.unicodeScalars {
             if shown == limit { return out + "…" }
-            out += scalar == "\"" || scalar == "\\" ? String(scalar) : escaped(scalar)
+            switch scalar {
+            case "\"", "\\", "\n", "\t": out.unicodeScalars.append(scalar)
+            default: out += escaped(scalar)
+            }
             shown += 1
         }
         return out

@@ -58,7 +58,7 @@ import Testing
             let unknown = try await rig.run(["info", "-d", "wpan7", "--json"])
             #expect(unknown.status == 1)
             #expect(unknown.stdout == "")
-            #expect(unknown.stderr.hasSuffix("tbrctl: no border router named 'wpan7' (known: wpan0, wpan1)\n"))
+            #expect(unknown.stderr.hasSuffix("tbrctl: no border router named \"wpan7\" (known: wpan0, wpan1)\n"))
 
             let id = try await rig.borderAgentID("wpan1")
             let (byID, info) = try await rig.json(["info", "--json", "-d", id.uppercased()])
@@ -213,6 +213,6 @@ import Testing
         let neither = try await tbrctl.run(["network", "join"])
         #expect(neither.status == 64 && neither.stderr.hasPrefix("tbrctl: give the dataset with --dataset HEX or --dataset-file FILE"))
         let missing = try await tbrctl.run(["network", "join", "--dataset-file", "/nonexistent/dataset.hex"])
-        #expect(missing.status == 65 && missing.stderr.hasPrefix("tbrctl: cannot read the dataset file /nonexistent/dataset.hex"))
+        #expect(missing.status == 65 && missing.stderr.hasPrefix("tbrctl: cannot read the dataset file \"/nonexistent/dataset.hex\""))
     }
 }

@@ -34,7 +34,7 @@ import Testing
             let several = try await rig.run(["info"])
             #expect(several.status == 64 && several.stderr.hasPrefix("tbrctl: there are 2 border routers (wpan0, wpan1)"))
             let unknown = try await rig.run(["info", "-d", "wpan9"])
-            #expect(unknown.status == 1 && unknown.stderr == "tbrctl: no border router named 'wpan9' (known: wpan0, wpan1)\n")
+            #expect(unknown.status == 1 && unknown.stderr == "tbrctl: no border router named \"wpan9\" (known: wpan0, wpan1)\n")
             let id = try await rig.borderAgentID("wpan1")
             let (_, byID) = try await rig.json(["info", "--json", "-d", id])
             #expect(byID["id"] as? String == "wpan1")
@@ -148,9 +148,9 @@ import Testing
             #expect(after["routers"] as? [String] == ["wpan1"])
 
             let noStructure = try await rig.run(["structure", "show", "Office"])
-            #expect(noStructure.status == 1 && noStructure.stderr == "tbrctl: no structure named 'Office' (known: Home)\n")
+            #expect(noStructure.status == 1 && noStructure.stderr == "tbrctl: no structure named \"Office\" (known: Home)\n")
             let noRouter = try await rig.run(["structure", "add", "Home", "wpan9"])
-            #expect(noRouter.status == 1 && noRouter.stderr == "tbrctl: no border router named 'wpan9' (known: wpan0, wpan1)\n")
+            #expect(noRouter.status == 1 && noRouter.stderr == "tbrctl: no border router named \"wpan9\" (known: wpan0, wpan1)\n")
 
             let unconfirmed = try await rig.run(["structure", "delete", "Home"])
             #expect(unconfirmed.status == 64 && unconfirmed.stderr.contains("add --yes"))
