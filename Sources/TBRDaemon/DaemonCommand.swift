@@ -16,7 +16,7 @@ struct DaemonCommand: ParsableCommand {
             docs/dbus-api.md; operations (install, policy, state, logs) in docs/operations.md.
 
             Exit status: 0 stopped by a signal, 64 usage error, 69 the bus or the name io.tbrd is not \
-            available (tbrd already running?), 70 internal error, 73 the state database cannot be used, \
+            available (tbrd already running?) or the bus went away while tbrd ran, 70 internal error, 73 the state database cannot be used, \
             78 configuration error.
             """,
         version: TBRDaemonMain.version)

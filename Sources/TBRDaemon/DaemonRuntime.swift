@@ -119,7 +119,11 @@ actor DaemonRuntime {
                 await stopServing()
                 group.cancelAll()
                 while !group.isEmpty { _ = try? await group.next() }
-                if let partFailure { throw partFailure }
+                if let partFailure {
+                    // A part that stopped because the bus went away is the bus's failure, not tbrd's.
+                    if await !connection.isConnected { throw DaemonStopError.busLost("\(partFailure)") }
+                    throw partFailure
+                }
             }
         } catch {
             failure = error

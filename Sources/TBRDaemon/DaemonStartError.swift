@@ -22,3 +22,22 @@ public enum DaemonStartError: Error, CustomStringConvertible, Sendable {
         }
     }
 }
+
+/// Why tbrd stopped while it was serving, when it was not asked to.
+public enum DaemonStopError: Error, CustomStringConvertible, Sendable {
+    /// The connection to the bus closed (dbus-daemon stopped or dropped tbrd).
+    case busLost(String)
+
+    public var description: String {
+        switch self {
+        case .busLost(let why): "lost the connection to the bus: \(why)"
+        }
+    }
+
+    /// The exit status (sysexits.h): the bus is a service tbrd needs (systemd restarts tbrd).
+    public var exitCode: Int32 {
+        switch self {
+        case .busLost: 69  // EX_UNAVAILABLE
+        }
+    }
+}

@@ -72,6 +72,9 @@ public enum TBRDaemonMain {
         } catch let error as DaemonStartError {
             logger.error("tbrd cannot start", [("error", error.description)])
             status = error.exitCode
+        } catch let error as DaemonStopError {
+            logger.error("tbrd stopped", [("error", error.description)])
+            status = error.exitCode
         } catch is CancellationError {
             status = 0
         } catch {

@@ -71,3 +71,17 @@ import Glibc
         }
     }
 }
+
+extension ShutdownTests {
+    @Test func theBusGoingAwayIsExit69WithASentence() async throws {
+        try await withDaemon { env throws in
+            try await env.startDaemon()
+            let daemon = try #require(env.daemon)
+            env.bus.stop()
+            #expect(try await daemon.waitForExit(timeout: .seconds(20)) == 69)
+            env.daemon = nil
+            env.logs.append(daemon.stderr)
+            #expect(daemon.stderr.contains("lost the connection to the bus"), "\(daemon.stderr)")
+        }
+    }
+}
