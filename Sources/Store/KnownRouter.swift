@@ -12,12 +12,15 @@ public struct KnownRouter: Hashable, Sendable {
     public var firstSeenAt: Double
     /// When it was last seen online, or went offline (seconds since the Unix epoch).
     public var lastSeenAt: Double
+    /// What it last reported, as the caller recorded it (``TBRStore/setLastKnown(_:of:)``); nil if nothing.
+    public var lastKnown: [UInt8]?
 
     /// A router with these values (the store creates them; this is for callers' tests).
     public init(
         id: RouterID, interfaceName: String?, borderAgentID: String?, isOnline: Bool, firstSeenAt: Double,
-        lastSeenAt: Double
+        lastSeenAt: Double, lastKnown: [UInt8]? = nil
     ) {
+        self.lastKnown = lastKnown
         self.id = id
         self.interfaceName = interfaceName
         self.borderAgentID = borderAgentID

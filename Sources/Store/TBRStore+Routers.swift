@@ -1,10 +1,10 @@
 extension TBRStore {
-    static let routerColumns = "id, interface_name, border_agent_id, online, first_seen_at, last_seen_at"
+    static let routerColumns = "id, interface_name, border_agent_id, online, first_seen_at, last_seen_at, last_known"
 
     static func knownRouter(from row: Row) throws(SQLiteError) -> KnownRouter {
         KnownRouter(
             id: try routerID(row.get(0)), interfaceName: try row.get(1), borderAgentID: try row.get(2),
-            isOnline: try row.get(3), firstSeenAt: try row.get(4), lastSeenAt: try row.get(5))
+            isOnline: try row.get(3), firstSeenAt: try row.get(4), lastSeenAt: try row.get(5), lastKnown: try row.get(6))
     }
 
     static func requireKnownRouter(_ router: RouterID, in db: Database) throws {
@@ -78,6 +78,18 @@ extension TBRStore {
     public func forgetRouter(_ router: RouterID) async throws(StoreError) {
         try await write { db, _ in
             try db.execute("DELETE FROM routers WHERE id = ?", [.text(router.rawValue)])
+            guard db.changes == 1 else { throw StoreError.routerNotFound(router) }
+        }
+    }
+
+    /// Records what `router` last reported (an opaque record of the caller's), to be served while it is
+    /// offline and after a restart.
+    /// - Throws: ``StoreError/routerNotFound(_:)`` or `.sqlite`.
+    public func setLastKnown(_ record: [UInt8], of router: RouterID) async throws(StoreError) {
+        try await write { db, now in
+            try db.execute(
+                "UPDATE routers SET last_known = ?, last_known_at = ? WHERE id = ?",
+                [.blob(record), .real(now), .text(router.rawValue)])
             guard db.changes == 1 else { throw StoreError.routerNotFound(router) }
         }
     }

@@ -16,6 +16,9 @@ extension TBRStore {
     ///   restore_record BLOB)`: the append-only ePSKc journal; `AUTOINCREMENT` keeps sequences increasing
     ///   after pruning; `restore_record` (activations only) is the caller's opaque recovery data. No foreign
     ///   key to `routers`: the journal is history and outlives a forgotten router. No column holds a key.
+    ///
+    /// Version 2: `routers.last_known BLOB NULL`, the caller's opaque record of what the router last
+    /// reported (served while it is offline, kept across restarts), and `routers.last_known_at REAL NULL`.
     public static let migrations: [Migration] = [
         Migration(version: 1, "structures, routers, memberships, applied policies and the ePSKc journal", sql: """
             CREATE TABLE structures (
@@ -66,6 +69,10 @@ extension TBRStore {
             ) STRICT;
             CREATE INDEX epskc_events_by_router ON epskc_events(router_id, sequence);
             CREATE INDEX epskc_events_by_time ON epskc_events(recorded_at);
+            """),
+        Migration(version: 2, "what each router last reported, served while it is offline", sql: """
+            ALTER TABLE routers ADD COLUMN last_known BLOB;
+            ALTER TABLE routers ADD COLUMN last_known_at REAL;
             """),
     ]
 }

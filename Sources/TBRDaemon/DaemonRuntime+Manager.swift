@@ -55,19 +55,14 @@ extension DaemonRuntime {
     private func listBorderRouters() async throws -> [BorderRouterRow] {
         var rows: [BorderRouterRow] = []
         for summary in await service.routerSummaries() {
-            var name = "", xpan = "", epskc = false
-            if let router = try? await service.borderRouter(summary.id, refreshing: false) {
-                epskc = router.support.epskc
-                if summary.isOnline, let info = try? await networkInfo(summary.id) {
-                    name = info.networkName
-                    xpan = info.extendedPanId.description
-                }
-            }
+            // The same sources as the router's own properties: one answer per value.
+            let info = try? await networkInfo(summary.id)
+            let epskc = (try? await capabilities(summary.id))?.epskcSupported ?? false
             rows.append(
                 BorderRouterRow(
                     path: Self.routerPath(summary.id), id: summary.id.rawValue, interface: summary.interfaceName.rawValue,
-                    online: summary.isOnline, role: summary.role?.wireName ?? "", networkName: name, extPanId: xpan,
-                    epskcSupported: epskc))
+                    online: summary.isOnline, role: Self.role(of: summary), networkName: info?.networkName ?? "",
+                    extPanId: info?.extendedPanId.description ?? "", epskcSupported: epskc))
         }
         return rows
     }

@@ -1,6 +1,7 @@
 import BorderRouterService
 import DBus
 import DeviceModel
+import FoundationEssentials
 import MeshCoP
 import OpenThreadBR
 import Store
@@ -47,7 +48,7 @@ extension DaemonRuntime {
                     for await summary in updates {
                         var changed: [RouterProperty: DBusValue] = [:]
                         if summary.isOnline != last?.isOnline { changed[.online] = .bool(summary.isOnline) }
-                        if summary.role != last?.role { changed[.role] = .string(summary.role?.wireName ?? "") }
+                        if last.map(Self.role(of:)) != Self.role(of: summary) { changed[.role] = .string(Self.role(of: summary)) }
                         if summary.borderAgentID != last?.borderAgentID {
                             changed[.borderAgentId] = .string(summary.borderAgentID.map { Hex.encode($0.bytes) } ?? "")
                         }
@@ -119,14 +120,14 @@ extension DaemonRuntime {
                 },
                 method(API.deactivateEpskcMode) { [self] call in
                     let retain: Bool = try call.argument(0)
-                    try await self.backend(id).deactivateEpskcMode(retainActiveSession: retain)
+                    try await self.requireOnline(id).deactivateEpskcMode(retainActiveSession: retain)
                     return []
                 },
                 method(API.joinNetwork) { [self] call in
                     try await self.joinNetwork(id, tlvs: try call.argument(0), options: try call.argument(1)).arguments
                 },
                 method(API.leaveNetwork) { [self] _ in
-                    do { try await self.backend(id).leaveNetwork() } catch {
+                    do { try await self.requireOnline(id).leaveNetwork() } catch {
                         await self.infoCache.invalidate(id)
                         throw error
                     }
@@ -146,7 +147,7 @@ extension DaemonRuntime {
         case .id, .interface: return .string(id.rawValue)
         case .online: return .bool(try await summary(id).isOnline)
         case .borderAgentId: return .string(try await summary(id).borderAgentID.map { Hex.encode($0.bytes) } ?? "")
-        case .role: return .string(try await summary(id).role?.wireName ?? "")
+        case .role: return .string(Self.role(of: try await summary(id)))
         case .epskcActive: return .bool(try await summary(id).epskcSessionOpen)
         case .networkName: return .string(try await networkInfo(id)?.networkName ?? "")
         case .panId: return .uint16(try await networkInfo(id)?.panId.rawValue ?? 0xFFFF)
@@ -165,6 +166,11 @@ extension DaemonRuntime {
 
     // MARK: handlers
 
+    /// The role tbrd reports: the agent's while it is online, "" while it is not (never a stale one).
+    nonisolated static func role(of summary: BorderRouterSummary) -> String {
+        summary.isOnline ? summary.role?.wireName ?? "" : ""
+    }
+
     func summary(_ id: DeviceID) async throws -> BorderRouterSummary {
         guard let summary = await service.routerSummaries().first(where: { $0.id == id }) else {
             throw DaemonError.missing("there is no border router \(id)")
@@ -172,28 +178,67 @@ extension DaemonRuntime {
         return summary
     }
 
+    // What otbr-agent reports, read through the cache. While a router is offline (or its agent stops
+    // answering) the values it last reported are served, so that a GetAll never fails for it; a router
+    // never seen online has the explicit empty values. One source per value: ListBorderRouters reads
+    // through the same functions.
+
     func networkInfo(_ id: DeviceID) async throws -> ThreadNetworkManagementTrait.NetworkInfo? {
         let router = try await backend(id)
-        guard router.isOnline else { return nil }
-        return try await infoCache.networkInfo(id) { try await router.networkInfo() }
+        guard router.isOnline else { return await infoCache.snapshot(id).network }
+        do {
+            return try await infoCache.networkInfo(id) { try await router.networkInfo() }
+        } catch let error as HomeError where error.code == .unavailable {
+            return await infoCache.snapshot(id).network
+        }
     }
 
-    private func capabilities(_ id: DeviceID) async throws -> ThreadNetworkCapabilitiesTrait.Attributes {
+    func capabilities(_ id: DeviceID) async throws -> ThreadNetworkCapabilitiesTrait.Attributes {
         let router = try await backend(id)
-        return try await infoCache.capabilities(id) { try await router.capabilities() }
+        let known = { await self.infoCache.snapshot(id).capabilities ?? .init(epskcSupported: false, internetAccessOption: .unspecified) }
+        guard router.isOnline else { return await known() }
+        do {
+            return try await infoCache.capabilities(id) { try await router.capabilities() }
+        } catch let error as HomeError where error.code == .unavailable {
+            return await known()
+        }
     }
 
     private func basicInformation(_ id: DeviceID) async throws -> BasicInformationTrait.Attributes {
         let router = try await backend(id)
-        return try await infoCache.basicInformation(id) { try await router.basicInformation() }
+        let known = { await self.infoCache.snapshot(id).basicInformation ?? .unknown }
+        guard router.isOnline else { return await known() }
+        do {
+            return try await infoCache.basicInformation(id) { try await router.basicInformation() }
+        } catch let error as HomeError where error.code == .unavailable {
+            return await known()
+        }
+    }
+
+    /// Stores what `id` last reported, so that it is served while the router is offline, after restarts too.
+    nonisolated static func persist(_ snapshot: RouterSnapshot, of id: DeviceID, in store: TBRStore, logger: Logger) async {
+        guard let router = RouterID(rawValue: id.rawValue) else { return }
+        do {
+            try await store.setLastKnown(Array(try JSONEncoder().encode(snapshot)), of: router)
+        } catch {
+            logger.warning("could not store what a router last reported", [("router", id.rawValue), ("error", "\(error)")])
+        }
+    }
+
+    /// Fails with `Unavailable` when the agent of `id` is not on the bus: the same answer for every
+    /// operation that needs it.
+    func requireOnline(_ id: DeviceID) async throws -> any BorderRouterBackend {
+        let router = try await backend(id)
+        guard router.isOnline else { throw DBusError(DaemonError.unavailable, "the otbr-agent of \(id) is not running") }
+        return router
     }
 
     private func activateEpskc(_ id: DeviceID, seconds: UInt16) async throws -> ActivateEpskcReply {
-        let router = try await backend(id)
         let request = ThreadNetworkManagementTrait.ActivateEpskcModeRequest(
             requestedDurationSeconds: seconds == 0 ? nil : Int(seconds))
         // A bad argument is an error with its sentence (docs/dbus-api.md); statuses say how the router answered.
         _ = try request.validatedDurationSeconds()
+        let router = try await requireOnline(id)
         let response = await router.activateEpskcMode(request)
         // The key goes to this caller only; it is never logged or stored.
         return ActivateEpskcReply(
@@ -202,7 +247,6 @@ extension DaemonRuntime {
     }
 
     private func joinNetwork(_ id: DeviceID, tlvs: [UInt8], options: [String: DBusValue]) async throws -> JoinNetworkReply {
-        let router = try await backend(id)
         let thisRouterOnly = TBRDBusAPI.BorderRouter.thisRouterOnlyOption
         var scope = ThreadNetworkManagementTrait.JoinScope.wholeNetwork
         if let only = options[thisRouterOnly] {
@@ -212,6 +256,7 @@ extension DaemonRuntime {
         for key in options.keys where key != thisRouterOnly {
             throw DaemonError.invalid("unknown JoinNetwork option \(Quoted(key)) (known: \(thisRouterOnly))")
         }
+        let router = try await requireOnline(id)
         let response = await router.joinNetwork(.init(operationalDatasetTlvs: tlvs, scope: scope))
         await infoCache.invalidate(id)
         if response.status == .invalidArgument {

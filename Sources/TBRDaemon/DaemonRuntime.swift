@@ -20,8 +20,8 @@ actor DaemonRuntime {
     let service: BorderRouterService
     /// The calls being served; closed on shutdown.
     let calls = CallGate()
-    /// Router properties read from the agents, served for up to a second.
-    let infoCache = RouterInfoCache()
+    /// Router properties read from the agents, served for up to a second; the last ones while offline.
+    let infoCache: RouterInfoCache
     /// Routers whose summary changes are to be followed (fed by exportRouter, drained by followSummaries).
     let newRouters = AsyncStream.makeStream(of: DeviceID.self)
 
@@ -41,6 +41,9 @@ actor DaemonRuntime {
         self.connection = connection
         self.structures = structures
         self.service = service
+        self.infoCache = RouterInfoCache { [store, logger] id, snapshot in
+            await Self.persist(snapshot, of: id, in: store, logger: logger)
+        }
     }
 
     /// Opens the state database and the bus connection and builds the border router service over them.
@@ -184,12 +187,19 @@ actor DaemonRuntime {
             logger.error("could not read the known routers", [("error", "\(error)")])
             return
         }
+        var snapshots: [DeviceID: RouterSnapshot] = [:]
         for router in known {
             guard let id = DeviceID(rawValue: router.id.rawValue) else { continue }
+            if let bytes = router.lastKnown {
+                do { snapshots[id] = try JSONDecoder().decode(RouterSnapshot.self, from: Data(bytes)) } catch {
+                    logger.warning("what a router last reported cannot be read back", [("router", router.id.rawValue)])
+                }
+            }
             do { try await service.rememberRouter(id) } catch {
                 logger.warning("a known router cannot be registered", [("router", router.id.rawValue), ("error", error.message)])
             }
         }
+        await infoCache.restore(snapshots)
     }
 
     /// The journal's open sessions (activated, never deactivated) go back to the service, which detects

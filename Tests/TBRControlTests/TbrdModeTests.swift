@@ -280,3 +280,26 @@ import Testing
         }
     }
 }
+
+/// A router whose agent is off the bus, through tbrctl: info shows what is known and says offline (0);
+/// operations that need the agent exit 69 with the same sentence.
+@Suite struct TbrdOfflineRouterTests {
+    @Test func infoWorksAndOperationsAreUnavailable() async throws {
+        try await withRig(["wpan0", "wpan1"], withTbrd: true) { rig throws in
+            let (_, before) = try await rig.json(["info", "-d", "wpan1", "--json"])
+            #expect((before["network"] as? [String: Any])?["networkName"] as? String == "OpenThreadDemo")
+            try await rig.control("wpan1", "Crash", [.uint32(600_000)])
+            try await eventually("wpan1 is offline") {
+                try await rig.run(["list"]).stdout.contains("wpan1  wpan1      offline")
+            }
+            let info = try await rig.run(["info", "-d", "wpan1"])
+            #expect(info.status == 0, "\(info.stderr)")
+            #expect(info.stdout.contains("offline") && info.stdout.contains("OpenThreadDemo"), "\(info.stdout)")
+            for command in [["epskc", "activate", "-d", "wpan1"], ["epskc", "deactivate", "-d", "wpan1"]] {
+                let r = try await rig.run(command)
+                #expect(r.status == 69, "\(command): \(r.status) \(r.stderr)")
+                #expect(r.stderr.contains("the otbr-agent of wpan1 is not running"), "\(command): \(r.stderr)")
+            }
+        }
+    }
+}
