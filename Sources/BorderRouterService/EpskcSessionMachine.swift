@@ -5,8 +5,9 @@ import OpenThreadBR
 ///
 /// Its `mutating` handlers take an input (a command, a reading, the agent coming or going, a timer)
 /// and the current instant, and return the ``EpskcDirective``s to carry out: read telemetry, publish an
-/// event, wake at an instant. Every decision lives here: whether telemetry is worth reading (never
-/// while no key is active, never from an agent without the telemetry API or off the bus), whether a
+/// event, wake at an instant. Every decision lives here: whether telemetry is worth reading (only
+/// around a key: while one is active or is being started or stopped; never from an agent without the
+/// telemetry API or off the bus), whether a
 /// reading shows that the key ended, which reason (``EpskcReasonInference``), and when to look again
 /// (a poll interval while a key is active, the deadline plus its grace). ``ManagedRouter`` performs the
 /// directives and feeds the results back; tests drive the machine with explicit instants.
@@ -28,7 +29,9 @@ struct EpskcSessionMachine: Sendable {
     private(set) var telemetryAvailable: Bool?
     /// The unique bus name of the running agent instance; nil while it is off the bus.
     private(set) var agentInstance: String?
+    /// What the telemetry read asked for last is for; nil when none is awaited.
     private(set) var awaiting: AwaitedReading?
+    /// The command between its request and the agent's answer, with what it has learnt so far.
     private(set) var command: Command?
 
     init(deviceID: DeviceID, timing: Timing) {

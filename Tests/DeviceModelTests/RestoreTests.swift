@@ -44,14 +44,16 @@ import Testing
         return try await control.property("EphemeralKeyState", as: String.self)
     }
 
-    /// Activates a key of `seconds` through a first service, stops it, and returns the journalled record
-    /// and the key.
+    /// Activates a key of `seconds` through a first service, stops it, and returns the journalled record,
+    /// the key and the wall time just before the key was asked for.
     func activateThenStop(_ make: () async throws -> (BorderRouterService, RecordingJournal, Connection), seconds: Int)
-        async throws -> (EpskcSessionRecord, String)
+        async throws -> (EpskcSessionRecord, String, WallTime)
     {
         let (first, journal, _) = try await make()
+        var requested = now()
         let key = try await first.withRunning { service in
             let mgmt = try #require(try await service.home.device(id: "wpan0").traits(ThreadNetworkManagementTrait.self))
+            requested = now()
             let r = await mgmt.activateEpskcMode(.init(requestedDurationSeconds: seconds))
             #expect(r.status == .success)
             #expect(await service.openEpskcSessions().map(\.sessionID) == [try #require(r.sessionID)])
@@ -59,12 +61,12 @@ import Testing
         }
         let record = try #require(journal.records.first)
         #expect(record.agentInstance != nil && record.telemetryBaseline != nil)
-        return (record, key)
+        return (record, key, requested)
     }
 
     @Test func aRestoredSessionStillReportsItsEnd() async throws {
         try await withAgent(configure: { $0.formed() }) { agent, make throws in
-            let (record, key) = try await activateThenStop(make, seconds: 60)
+            let (record, key, _) = try await activateThenStop(make, seconds: 60)
             let (second, journal, connection) = try await make()
             try await second.withRunning { service in
                 let events = Recorder(service.epskcEvents())
@@ -86,7 +88,7 @@ import Testing
 
     @Test func aSessionThatEndedWhileTheServiceWasDownIsSettledAtOnce() async throws {
         try await withAgent { agent, make throws in
-            let (record, _) = try await activateThenStop(make, seconds: 1)
+            let (record, _, requested) = try await activateThenStop(make, seconds: 1)
             let (second, _, connection) = try await make()
             try await eventually("the key expired while no service ran", timeout: .seconds(20)) {
                 try await Self.epskcState(on: connection) == "stopped"
@@ -95,10 +97,10 @@ import Testing
                 let events = Recorder(service.epskcEvents())
                 try await service.restoreEpskcSession(record)
                 let end = try #require(try await events.wait(for: 1).first?.deactivated)
-                // The agent kept the journey nobody had read: it says the key timed out, after its second
-                // (counted in whole milliseconds).
+                // The agent kept the journey nobody had read: it says the key timed out, having lived its
+                // second from the moment it was asked for (the agent counts whole milliseconds).
                 #expect(end.reason == .expired && end.detectedBy == .telemetry)
-                #expect(end.deactivatedAt >= record.activatedAt.advanced(by: .milliseconds(999)))
+                #expect(end.deactivatedAt >= requested.advanced(by: .milliseconds(999)))
                 #expect(end.deactivatedAt <= end.detectedAt)
             }
         }
@@ -106,7 +108,7 @@ import Testing
 
     @Test func aSessionWhoseAgentRestartedMeanwhileEnds() async throws {
         try await withAgent { agent, make throws in
-            let (record, _) = try await activateThenStop(make, seconds: 60)
+            let (record, _, _) = try await activateThenStop(make, seconds: 60)
             await agent.crash(restartAfter: .milliseconds(50))
             try await eventually("another agent instance runs", timeout: .seconds(20)) {
                 guard let instance = await agent.uniqueName else { return false }
@@ -124,7 +126,7 @@ import Testing
 
     @Test func aSessionRestoredBeforeTheServiceRunsIsFollowed() async throws {
         try await withAgent { agent, make throws in
-            let (record, _) = try await activateThenStop(make, seconds: 60)
+            let (record, _, _) = try await activateThenStop(make, seconds: 60)
             let (second, _, _) = try await make()
             try await second.restoreEpskcSession(record)  // the router is not known yet: registered offline
             #expect(await second.routerSummaries().map(\.isOnline) == [false])
