@@ -3,168 +3,225 @@ import OpenThreadBR
 
 /// The ePSKc session of one router as a sans-IO state machine (ARCHITECTURE "ePSKc lifecycle").
 ///
-/// Handlers are `mutating` and return the events to publish; an actor (`ManagedRouter`) does the I/O
-/// (agent calls, telemetry reads), feeds the results in, and publishes what comes out. Time is passed
-/// in, so tests drive it with a manual clock. A session is `idle → open → ended(reason)`: the end is
-/// taken from whichever is noticed first (own deactivate, telemetry, deadline, a new activation finding
-/// no key, the agent restarting, or the `_meshcop-e._udp` service going away), the reason is inferred by
-/// ``EpskcReasonInference``, and each session ends exactly once (the session is cleared as its end
-/// event is made).
+/// Its `mutating` handlers take an input (a command, a reading, the agent coming or going, a timer)
+/// and the current instant, and return the ``EpskcDirective``s to carry out: read telemetry, publish an
+/// event, wake at an instant. Every decision lives here: whether telemetry is worth reading (only
+/// around a key: while one is active or is being started or stopped; never from an agent without the
+/// telemetry API or off the bus), whether a
+/// reading shows that the key ended, which reason (``EpskcReasonInference``), and when to look again
+/// (a poll interval while a key is active, the deadline plus its grace). ``ManagedRouter`` performs the
+/// directives and feeds the results back; tests drive the machine with explicit instants.
+///
+/// A session is `idle → open → ended(reason)`: the end is taken from whichever is noticed first (own
+/// deactivate, telemetry, deadline, a new activation finding no key, the agent restarting, or the
+/// `_meshcop-e._udp` service going away), and each session ends exactly once (the session is cleared
+/// as its end event is made).
 struct EpskcSessionMachine: Sendable {
     typealias DeactivatedEvent = ThreadNetworkManagementTrait.EpskcModeDeactivatedEvent
     typealias ActivatedEvent = ThreadNetworkManagementTrait.EpskcModeActivatedEvent
     typealias Detection = ThreadNetworkManagementTrait.EpskcEndDetection
-
-    /// How often telemetry is read while a key is active, and how long after the deadline the
-    /// deadline timer waits for the router's own timeout to show in telemetry.
-    struct Timing: Hashable, Sendable {
-        var pollInterval: Duration
-        var deadlineGrace: Duration
-    }
-
-    /// The open session.
-    struct Session: Hashable, Sendable {
-        var id: EpskcSessionID
-        var activatedAt: ContinuousClock.Instant
-        var activatedWall: WallTime
-        var validSeconds: Int
-        var baseline: BorderAgentCounters?
-        var agentInstance: String?
-        var nextPoll: ContinuousClock.Instant
-
-        var deadline: ContinuousClock.Instant { activatedAt.advanced(by: .seconds(validSeconds)) }
-
-        /// The wall time of monotonic instant `instant` of this session.
-        func wall(_ instant: ContinuousClock.Instant) -> WallTime { activatedWall.advanced(by: instant - activatedAt) }
-    }
+    typealias Instant = ContinuousClock.Instant
 
     let deviceID: DeviceID
     let timing: Timing
     private(set) var session: Session?
-    /// Whether the agent has a telemetry API: nil until a read says.
+    /// Whether the agent has a telemetry API: nil until a read says; forgotten when the agent changes.
     private(set) var telemetryAvailable: Bool?
+    /// The unique bus name of the running agent instance; nil while it is off the bus.
+    private(set) var agentInstance: String?
+    /// What the telemetry read asked for last is for; nil when none is awaited.
+    private(set) var awaiting: AwaitedReading?
+    /// The command between its request and the agent's answer, with what it has learnt so far.
+    private(set) var command: Command?
 
     init(deviceID: DeviceID, timing: Timing) {
         self.deviceID = deviceID
         self.timing = timing
     }
 
-    // MARK: inputs
+    /// Whether telemetry is worth reading: the agent is on the bus and not known to lack the API.
+    var readsTelemetry: Bool { agentInstance != nil && telemetryAvailable != false }
 
-    /// A telemetry read finished. Learns whether telemetry exists; with a session open, ends it if the
-    /// reading shows the key ended (a completed journey, or a counter that moves when a key ends).
-    mutating func telemetryRead(_ result: TelemetryResult, now: ContinuousClock.Instant) -> DeactivatedEvent? {
-        switch result {
-        case .unavailable:
-            telemetryAvailable = false
-            return nil
-        case .failed:
-            return nil
-        case .read(let reading):
-            telemetryAvailable = true
-            guard let session else { return nil }
-            let journey = reading.journeys.last
-            var ended = journey != nil
-            if let baseline = session.baseline, let current = reading.counters {
-                ended = ended || current.wasReset(since: baseline) || current.keyEnded(since: baseline)
-            }
-            guard ended else { return nil }
-            let verdict = EpskcReasonInference.fromTelemetry(
-                journey: journey, baseline: session.baseline, current: reading.counters)
-            return end(detectedBy: .telemetry, telemetry: verdict, endedAt: endTime(of: journey, in: session, now: now), now: now)
-        }
+    // MARK: commands
+
+    /// `activateEpskcMode` is about to call the agent: reads telemetry first (when worth it) for the new
+    /// session's baseline, which also settles an open session whose key ended by itself.
+    mutating func activationRequested() -> [EpskcDirective] {
+        command = .activating(baseline: nil)
+        return readsTelemetry ? awaitReading(.activationBaseline) : [schedule()]
     }
 
-    /// The agent granted a key. A session still open here ended unnoticed (the agent had no key): it is
-    /// settled first, from `reading` (telemetry read after the activation) or else by the rules of time.
-    /// - Returns: the old session's end (if any), then the new session's start.
-    mutating func activated(
-        id: EpskcSessionID, validSeconds: Int, reading: TelemetryResult?, agentInstance: String?,
-        now: ContinuousClock.Instant, wall: WallTime
-    ) -> [EpskcEvent] {
-        var events: [EpskcEvent] = []
-        if let old = session {
-            let journey = reading?.reading?.journeys.last
-            let verdict = EpskcReasonInference.fromTelemetry(
-                journey: journey, baseline: old.baseline, current: reading?.reading?.counters)
-            if let e = end(detectedBy: .newActivation, telemetry: verdict, endedAt: endTime(of: journey, in: old, now: now), now: now) {
-                events.append(.deactivated(e))
-            }
-        }
-        if case .unavailable? = reading { telemetryAvailable = false }
-        if case .read? = reading { telemetryAvailable = true }
-        let new = Session(
-            id: id, activatedAt: now, activatedWall: wall, validSeconds: validSeconds,
-            baseline: reading?.reading?.counters, agentInstance: agentInstance, nextPoll: now.advanced(by: timing.pollInterval))
-        session = new
-        events.append(
-            .activated(ActivatedEvent(deviceID: deviceID, sessionID: id, activatedAt: wall, validDurationSeconds: validSeconds)))
-        return events
+    /// The agent refused the key (or could not be asked): nothing starts.
+    mutating func activationFailed() -> [EpskcDirective] {
+        command = nil
+        return [schedule()]
     }
 
-    /// Our own `DeactivateEphemeralKeyMode` succeeded: rule 1.
-    mutating func deactivated(now: ContinuousClock.Instant) -> DeactivatedEvent? {
-        end(detectedBy: .deactivateCall, deactivatedByService: true, endedAt: now, now: now)
+    /// The agent granted a key: the session starts (published, journalled with its restore record),
+    /// and polls begin. A session still open here ended unnoticed (the agent had no key): telemetry is
+    /// read first when worth it, and it is settled before the new one starts.
+    mutating func activationSucceeded(_ grant: Grant) -> [EpskcDirective] {
+        var baseline: BorderAgentCounters?
+        if case .activating(let b)? = command { baseline = b }
+        command = nil
+        guard session != nil else { return start(grant, baseline: baseline) }
+        if readsTelemetry { return awaitReading(.settling(grant)) }
+        return settle(then: grant, reading: nil)
     }
 
-    /// The agent instance that held the key left the bus or was replaced: the key is gone.
-    mutating func agentRestarted(now: ContinuousClock.Instant) -> DeactivatedEvent? {
-        telemetryAvailable = nil
-        return end(detectedBy: .routerRestarted, endedAt: now, now: now)
+    /// `deactivateEpskcMode` is about to call the agent: reads telemetry first (when worth it), so a key
+    /// that already ended by itself keeps the reason the router gives.
+    mutating func deactivationRequested(retainActiveSession: Bool) -> [EpskcDirective] {
+        command = .deactivating(retainActiveSession: retainActiveSession)
+        guard session != nil, readsTelemetry else { return [schedule()] }
+        return awaitReading(.deactivationCheck)
     }
 
-    /// Something outside the agent's D-Bus API saw the key end at `endedAt` (the `_meshcop-e._udp`
-    /// service going away): rules 3 and 4 decide, telemetry having been consulted first.
-    mutating func endNoticed(by detection: Detection, endedAt: ContinuousClock.Instant, now: ContinuousClock.Instant)
-        -> DeactivatedEvent?
+    /// The agent refused to deactivate: the session stays as it was.
+    mutating func deactivationFailed() -> [EpskcDirective] {
+        command = nil
+        return [schedule()]
+    }
+
+    /// The agent stopped the key, replying at `now`: rule 1, `cancelled`. With `retainActiveSession` the
+    /// agent keeps a key whose commissioner is connected, so telemetry decides (read at once, then polled);
+    /// an agent without telemetry cannot say, and the call is taken as the end.
+    mutating func deactivationSucceeded(now: Instant) -> [EpskcDirective] {
+        var retain = false
+        if case .deactivating(let r)? = command { retain = r }
+        command = nil
+        guard session != nil else { return [schedule()] }
+        if retain, readsTelemetry { return awaitReading(.retainCheck(repliedAt: now)) }
+        return end(detectedBy: .deactivateCall, deactivatedByService: true, endedAt: now, now: now) + [schedule()]
+    }
+
+    /// Reopens a journalled session after a restart of the service, mapping its times from the wall
+    /// clock onto the monotonic clock. It ends at once when another agent instance runs now (keys live
+    /// in the agent's memory); otherwise telemetry is read at once (the agent keeps a completed journey
+    /// until someone reads it) and the deadline applies. Restoring the open session again changes nothing.
+    /// - Throws: ``OtherSessionOpen`` when another session is open.
+    mutating func restore(_ record: EpskcSessionRecord, now: Instant, wall: WallTime) throws(OtherSessionOpen)
+        -> [EpskcDirective]
     {
-        end(detectedBy: detection, endedAt: min(endedAt, now), now: now)
-    }
-
-    /// Time passed: once the deadline and its grace have passed (and a last telemetry read said nothing),
-    /// the key has ended at its deadline: rule 3.
-    mutating func timePassed(now: ContinuousClock.Instant) -> DeactivatedEvent? {
-        guard let session, now >= session.deadline.advanced(by: timing.deadlineGrace) else { return nil }
-        return end(detectedBy: .deadline, endedAt: session.deadline, now: now)
-    }
-
-    /// Reopens a journalled session after a restart of the service. The session's times are mapped
-    /// from the wall clock onto the monotonic clock.
-    /// - Returns: false when another session is open.
-    mutating func restore(_ record: EpskcSessionRecord, now: ContinuousClock.Instant, wall: WallTime) -> Bool {
-        guard session == nil else { return session?.id == record.sessionID }
-        let activatedAt = now.advanced(by: record.activatedAt.duration(since: wall))
-        let baseline = record.telemetryBaseline.flatMap { try? BorderAgentCounters(serialized: $0) }
+        if let session {
+            guard session.id == record.sessionID else { throw OtherSessionOpen(open: session.id) }
+            return [schedule()]
+        }
         session = Session(
-            id: record.sessionID, activatedAt: activatedAt, activatedWall: record.activatedAt,
-            validSeconds: record.validDurationSeconds, baseline: baseline, agentInstance: record.agentInstance, nextPoll: now)
-        return true
+            id: record.sessionID, activatedAt: now.advanced(by: record.activatedAt.duration(since: wall)),
+            activatedWall: record.activatedAt, validSeconds: record.validDurationSeconds,
+            baseline: record.telemetryBaseline.flatMap { try? BorderAgentCounters(serialized: $0) },
+            agentInstance: record.agentInstance, nextPoll: now)
+        if let recorded = record.agentInstance, let current = agentInstance, recorded != current {
+            return end(detectedBy: .routerRestarted, endedAt: now, now: now) + [schedule()]
+        }
+        return look(now: now)
     }
 
-    /// The agent changed (restarted or replaced): what was learnt about its build must be learnt again.
-    mutating func forgetTelemetryAvailability() { telemetryAvailable = nil }
+    /// Something outside the agent's D-Bus API saw the key end at `at` (the `_meshcop-e._udp` service
+    /// going away): telemetry is consulted first when worth it; otherwise rules 3 and 4 decide.
+    mutating func serviceWithdrawn(at: Instant, now: Instant) -> [EpskcDirective] {
+        guard session != nil else { return [schedule()] }
+        if readsTelemetry { return awaitReading(.serviceWithdrawn(at: at)) }
+        return end(detectedBy: .serviceDiscovery, endedAt: min(at, now), now: now) + [schedule()]
+    }
 
-    // MARK: timers
+    // MARK: readings
 
-    /// When the driver must wake next: the next telemetry poll (only while a key is active, and only if
-    /// the agent has telemetry) or the deadline plus its grace; nil while idle (no polling at all).
-    func nextWakeup() -> ContinuousClock.Instant? {
-        guard let session else { return nil }
+    /// A telemetry read asked for by ``EpskcDirective/readTelemetry`` finished. Learns whether the agent
+    /// has telemetry (`unavailable`: never read again from this instance; `failed`: nothing learnt),
+    /// then uses the reading for what it was asked for. A reading that shows the key ended (a completed
+    /// journey, a counter that moves when a key ends, or counters reset by a restart) ends the session,
+    /// detected by `telemetry`; otherwise:
+    /// - a poll: the deadline rule;
+    /// - before an activation: its counters become the new session's baseline;
+    /// - after a grant that found a session open: that session is settled (`newActivation`) by what the
+    ///   reading says, else by the rules of time, and the new one starts;
+    /// - after a retaining deactivate: the agent kept the key (a commissioner is connected), so the
+    ///   session stays open and polls go on; without telemetry the call is taken as the end (`cancelled`);
+    /// - after the `_meshcop-e._udp` service went away: rules 3 and 4 at the moment it went.
+    mutating func telemetryRead(_ result: TelemetryResult, now: Instant) -> [EpskcDirective] {
+        switch result {
+        case .read: telemetryAvailable = true
+        case .unavailable: telemetryAvailable = false
+        case .failed: break
+        }
+        let purpose = awaiting ?? .poll
+        awaiting = nil
+        switch purpose {
+        case .poll:
+            return endIfReadingShows(result, now: now) ?? expireIfDue(now: now)
+        case .activationBaseline:
+            if case .activating? = command { command = .activating(baseline: result.reading?.counters) }
+            return endIfReadingShows(result, now: now) ?? [schedule()]
+        case .settling(let grant):
+            return settle(then: grant, reading: result)
+        case .deactivationCheck:
+            return endIfReadingShows(result, now: now) ?? [schedule()]
+        case .retainCheck(let repliedAt):
+            if let ended = endIfReadingShows(result, now: now) { return ended }
+            guard telemetryAvailable == false else { return [schedule()] }
+            return end(detectedBy: .deactivateCall, deactivatedByService: true, endedAt: repliedAt, now: now) + [schedule()]
+        case .serviceWithdrawn(let at):
+            return endIfReadingShows(result, now: now)
+                ?? end(detectedBy: .serviceDiscovery, endedAt: min(at, now), now: now) + [schedule()]
+        }
+    }
+
+    /// Whether `result` shows that the open session's key ended: a completed journey, or counters that
+    /// moved (or were reset) since the baseline. If so, the session ends by rule 2 (what telemetry says),
+    /// else rules 3 and 4; nil when the reading shows nothing (or there is no session).
+    private mutating func endIfReadingShows(_ result: TelemetryResult, now: Instant) -> [EpskcDirective]? {
+        guard let reading = result.reading, let session else { return nil }
+        let journey = reading.journeys.last
+        var ended = journey != nil
+        if let baseline = session.baseline, let current = reading.counters {
+            ended = ended || current.wasReset(since: baseline) || current.keyEnded(since: baseline)
+        }
+        guard ended else { return nil }
+        let verdict = EpskcReasonInference.fromTelemetry(journey: journey, baseline: session.baseline, current: reading.counters)
+        return end(detectedBy: .telemetry, telemetry: verdict, endedAt: endTime(of: journey, in: session, now: now), now: now)
+            + [schedule()]
+    }
+
+    // MARK: the agent
+
+    /// The agent owns its bus name as `instance`. Another instance than before has to be asked again
+    /// whether it has telemetry, and ends a session whose key the previous instance held.
+    mutating func agentAppeared(instance: String, now: Instant) -> [EpskcDirective] {
+        if instance != agentInstance { telemetryAvailable = nil }
+        agentInstance = instance
+        if let recorded = session?.agentInstance, recorded != instance {
+            return end(detectedBy: .routerRestarted, endedAt: now, now: now) + [schedule()]
+        }
+        return [schedule()]
+    }
+
+    /// The agent left the bus: its key is gone with it.
+    mutating func agentVanished(now: Instant) -> [EpskcDirective] {
+        agentInstance = nil
+        telemetryAvailable = nil
+        return end(detectedBy: .routerRestarted, endedAt: now, now: now) + [schedule()]
+    }
+
+    // MARK: time
+
+    /// The wake-up asked for came (or an earlier one): a telemetry poll when one is due (or the deadline
+    /// and its grace passed: a last look), then the deadline rule.
+    mutating func timerFired(now: Instant) -> [EpskcDirective] {
+        guard let session else { return [schedule()] }
+        let lastLook = now >= session.deadline.advanced(by: timing.deadlineGrace)
+        if readsTelemetry, now >= session.nextPoll || lastLook { return look(now: now) }
+        return expireIfDue(now: now)
+    }
+
+    /// When the machine wants to look next: the next telemetry poll (only while a key is active, and
+    /// only if telemetry is worth reading) or the deadline plus its grace; nothing while idle.
+    func schedule() -> EpskcDirective {
+        guard let session else { return .cancelWake }
         let deadline = session.deadline.advanced(by: timing.deadlineGrace)
-        guard telemetryAvailable != false else { return deadline }
-        return min(session.nextPoll, deadline)
-    }
-
-    /// Whether telemetry should be read now: a poll is due, or the deadline has passed (a last look).
-    func pollDue(now: ContinuousClock.Instant) -> Bool {
-        guard let session, telemetryAvailable != false else { return false }
-        return now >= session.nextPoll || now >= session.deadline.advanced(by: timing.deadlineGrace)
-    }
-
-    /// A poll was made at `now`; the next one is due a poll interval later.
-    mutating func polled(now: ContinuousClock.Instant) {
-        let next = now.advanced(by: timing.pollInterval)
-        session?.nextPoll = next
+        guard readsTelemetry else { return .wake(at: deadline) }
+        return .wake(at: min(session.nextPoll, deadline))
     }
 
     /// The open session as a journal record.
@@ -176,27 +233,76 @@ struct EpskcSessionMachine: Sendable {
             telemetryBaseline: session.baseline?.serialized())
     }
 
-    // MARK: ending
+    // MARK: internals
+
+    /// Asks for a telemetry read whose reading is for `purpose`.
+    private mutating func awaitReading(_ purpose: AwaitedReading) -> [EpskcDirective] {
+        awaiting = purpose
+        return [.readTelemetry]
+    }
+
+    /// Looks at the open session now: a telemetry poll when worth it (the next one a poll interval
+    /// later), else the deadline rule.
+    private mutating func look(now: Instant) -> [EpskcDirective] {
+        guard readsTelemetry, session != nil else { return expireIfDue(now: now) }
+        let next = now.advanced(by: timing.pollInterval)
+        session?.nextPoll = next
+        return awaitReading(.poll)
+    }
+
+    /// Once the deadline and its grace have passed (and a last telemetry read said nothing), the key
+    /// ended at its deadline: rule 3. Otherwise the next wake-up.
+    private mutating func expireIfDue(now: Instant) -> [EpskcDirective] {
+        guard let session, now >= session.deadline.advanced(by: timing.deadlineGrace) else { return [schedule()] }
+        return end(detectedBy: .deadline, endedAt: session.deadline, now: now) + [schedule()]
+    }
+
+    /// Opens the session `grant` describes.
+    private mutating func start(_ grant: Grant, baseline: BorderAgentCounters?) -> [EpskcDirective] {
+        session = Session(
+            id: grant.id, activatedAt: grant.now, activatedWall: grant.wall, validSeconds: grant.validSeconds,
+            baseline: baseline, agentInstance: agentInstance, nextPoll: grant.now.advanced(by: timing.pollInterval))
+        let event = ActivatedEvent(
+            deviceID: deviceID, sessionID: grant.id, activatedAt: grant.wall, validDurationSeconds: grant.validSeconds)
+        return [.publish(.activated(event), restoreRecord: record), schedule()]
+    }
+
+    /// Ends the open session, which the agent's new key shows had ended unnoticed, from `reading` (taken
+    /// after the grant) or else by the rules of time; then opens the new one with `reading`'s counters
+    /// as its baseline.
+    private mutating func settle(then grant: Grant, reading: TelemetryResult?) -> [EpskcDirective] {
+        var directives: [EpskcDirective] = []
+        if let old = session {
+            let journey = reading?.reading?.journeys.last
+            let verdict = EpskcReasonInference.fromTelemetry(
+                journey: journey, baseline: old.baseline, current: reading?.reading?.counters)
+            directives += end(
+                detectedBy: .newActivation, telemetry: verdict, endedAt: endTime(of: journey, in: old, now: grant.now),
+                now: grant.now)
+        }
+        return directives + start(grant, baseline: reading?.reading?.counters)
+    }
 
     /// Ends the open session (once), applying the rules in order.
     private mutating func end(
         detectedBy detection: Detection, deactivatedByService: Bool = false, telemetry: EpskcReasonInference.Verdict? = nil,
-        endedAt: ContinuousClock.Instant, now: ContinuousClock.Instant
-    ) -> DeactivatedEvent? {
-        guard let session else { return nil }
+        endedAt: Instant, now: Instant
+    ) -> [EpskcDirective] {
+        guard let session else { return [] }
         self.session = nil
         let verdict = EpskcReasonInference.infer(
             deactivatedByService: deactivatedByService, telemetry: telemetry,
             endedAtOrAfterDeadline: endedAt >= session.deadline)
-        return DeactivatedEvent(
+        let event = DeactivatedEvent(
             deviceID: deviceID, sessionID: session.id, reason: verdict.reason, detail: verdict.detail,
             activatedAt: session.activatedWall, deactivatedAt: session.wall(max(endedAt, session.activatedAt)),
             detectedAt: session.wall(now), detectedBy: detection)
+        return [.publish(.deactivated(event), restoreRecord: nil)]
     }
 
     /// When the key ended according to a completed journey: the session's start plus the journey's
     /// lifetime (the agent's millisecond clock), kept between the start and `now`; `now` without one.
-    private func endTime(of journey: EpskcJourney?, in session: Session, now: ContinuousClock.Instant) -> ContinuousClock.Instant {
+    private func endTime(of journey: EpskcJourney?, in session: Session, now: Instant) -> Instant {
         guard let journey, let start = journey.activated, let stop = journey.deactivated else { return now }
         let lived = Duration.milliseconds(Int64(stop &- start))
         return min(now, session.activatedAt.advanced(by: lived))

@@ -2,14 +2,14 @@ import DeviceModel
 import MeshCoP
 import OpenThreadBR
 
-/// The ePSKc commands and the session driver: the I/O around ``EpskcSessionMachine``.
+/// The ePSKc commands and the session driver: the I/O around ``EpskcSessionMachine``, whose directives
+/// this carries out.
 extension ManagedRouter {
     typealias ActivateResponse = ThreadNetworkManagementTrait.ActivateEpskcModeResponse
 
-    /// `activateEpskcMode`: the duration is checked before anything is sent; then, through the gate:
-    /// telemetry is read (the baseline, and a check that an open session has not ended unnoticed), the
-    /// agent is asked, and on success an open session that ended unnoticed is settled before the new one
-    /// starts.
+    /// `activateEpskcMode`: the duration is checked before anything is sent; then, through the gate, the
+    /// machine is told before and after the agent is asked (it may read telemetry for the baseline and to
+    /// settle an open session whose key ended unnoticed), and the agent's answer becomes the response.
     func activateEpskcMode(_ request: ThreadNetworkManagementTrait.ActivateEpskcModeRequest) async -> ActivateResponse {
         let seconds: Int
         do { seconds = try request.validatedDurationSeconds() } catch {
@@ -19,40 +19,24 @@ extension ManagedRouter {
     }
 
     private func activateLocked(seconds: Int) async -> ActivateResponse {
-        var reading: TelemetryResult?
-        if machine.telemetryAvailable != false {
-            let result = await readTelemetry()
-            reading = result
-            if let e = machine.telemetryRead(result, now: clock.now()) { await publish(.deactivated(e)) }
-        }
-        let settleAfterwards = machine.session != nil
+        await perform(machine.activationRequested())
         let key: EphemeralKey
         do {
             key = try await agent.activateEphemeralKeyMode(lifetime: .seconds(seconds))
         } catch {
-            logger.info(
-                "ePSKc activation refused", [("router", deviceID.rawValue), ("error", error.reason)])
+            logger.info("ePSKc activation refused", [("router", deviceID.rawValue), ("error", error.reason)])
+            await perform(machine.activationFailed())
             return .failure(error.activationStatus, error.homeError("ActivateEpskcMode", on: deviceID).message)
         }
-        let now = clock.now()
-        let wall = wallNow()
-        if settleAfterwards {
-            // The agent had no key although a session was open: read what its telemetry says now (the
-            // old key's journey, counters against the old baseline) before settling it.
-            reading = machine.telemetryAvailable == false ? nil : await readTelemetry()
-        }
         let id = EpskcSessionID.random()
-        await publish(machine.activated(id: id, validSeconds: seconds, reading: reading, agentInstance: agentInstance, now: now, wall: wall))
-        wake.signal()
+        await perform(machine.activationSucceeded(.init(id: id, validSeconds: seconds, now: clock.now(), wall: wallNow())))
         return ActivateResponse(status: .success, epskc: key, validDurationSeconds: seconds, sessionID: id)
     }
 
-    /// `deactivateEpskcMode`: an open session that already ended unnoticed is settled from telemetry
-    /// first; then the agent stops the key and the session ends as `cancelled` (rule 1).
-    ///
-    /// With `retainActiveSession` the agent keeps a key whose commissioner is connected, so the end is
-    /// taken from telemetry (read at once, then polled as usual); an agent without telemetry cannot say
-    /// whether a commissioner was connected, and the session is taken as ended by the call (`cancelled`).
+    /// `deactivateEpskcMode`: the agent stops the key and the session ends as `cancelled` (rule 1); the
+    /// machine decides around the call whether telemetry is read first (a key that already ended keeps
+    /// its own reason) and, with `retainActiveSession`, whether the agent kept the key for a connected
+    /// commissioner (the session then stays open and ends later with the reason the router gives).
     func deactivateEpskcMode(retainActiveSession: Bool) async throws(HomeError) {
         let result: Result<Void, HomeError> = await serialized {
             await self.deactivateLocked(retainActiveSession: retainActiveSession)
@@ -61,91 +45,87 @@ extension ManagedRouter {
     }
 
     private func deactivateLocked(retainActiveSession: Bool) async -> Result<Void, HomeError> {
-        if machine.session != nil, machine.telemetryAvailable != false {
-            if let e = machine.telemetryRead(await readTelemetry(), now: clock.now()) { await publish(.deactivated(e)) }
-        }
+        await perform(machine.deactivationRequested(retainActiveSession: retainActiveSession))
         do {
             try await agent.deactivateEphemeralKeyMode(retainActiveSession: retainActiveSession)
         } catch {
+            await perform(machine.deactivationFailed())
             return .failure(error.homeError("DeactivateEpskcMode", on: deviceID))
         }
-        if retainActiveSession, machine.session != nil, machine.telemetryAvailable != false {
-            if let e = machine.telemetryRead(await readTelemetry(), now: clock.now()) { await publish(.deactivated(e)) }
-            if machine.telemetryAvailable != false { return .success(()) }
-        }
-        if let e = machine.deactivated(now: clock.now()) { await publish(.deactivated(e)) }
+        await perform(machine.deactivationSucceeded(now: clock.now()))
         return .success(())
     }
 
-    /// Recovers a journalled session (see ``BorderRouterService/restoreEpskcSession(_:)``) and settles it
-    /// at once if it has ended meanwhile.
+    /// Recovers a journalled session (see ``BorderRouterService/restoreEpskcSession(_:)``); the machine
+    /// settles it at once if it has ended meanwhile.
     func restore(_ record: EpskcSessionRecord) async throws(HomeError) {
         let result: Result<Void, HomeError> = await serialized { await self.restoreLocked(record) }
         try result.get()
     }
 
     private func restoreLocked(_ record: EpskcSessionRecord) async -> Result<Void, HomeError> {
-        guard machine.restore(record, now: clock.now(), wall: wallNow()) else {
+        let directives: [EpskcDirective]
+        do {
+            directives = try machine.restore(record, now: clock.now(), wall: wallNow())
+        } catch {
             return .failure(HomeError(.busy, "cannot restore ePSKc session \(record.sessionID) on \(deviceID): another session is open"))
         }
         logger.info("ephemeral-key session restored", [("router", deviceID.rawValue), ("session", record.sessionID.rawValue)])
-        if let recorded = record.agentInstance, let current = agentInstance, recorded != current {
-            if let e = machine.agentRestarted(now: clock.now()) { await publish(.deactivated(e)) }
-            return .success(())
-        }
-        if agentInstance != nil {
-            await tickLocked(forcePoll: true)
-        }
-        let open = machine.session != nil
-        summaryCell.update { $0.epskcSessionOpen = open }
-        wake.signal()
+        await perform(directives)
         return .success(())
     }
 
-    /// The router's `_meshcop-e._udp` service went away at `at` (mDNS): the key ended. Telemetry is
-    /// consulted first; otherwise the rules of time decide.
+    /// The router's `_meshcop-e._udp` service went away at `at` (mDNS): the key ended.
     func epskcServiceWithdrawn(at: ContinuousClock.Instant) async {
-        await serialized {
-            guard self.machine.session != nil else { return }
-            if self.machine.telemetryAvailable != false,
-                let e = self.machine.telemetryRead(await self.readTelemetry(), now: self.clock.now())
-            {
-                return await self.publish(.deactivated(e))
-            }
-            if let e = self.machine.endNoticed(by: .serviceDiscovery, endedAt: at, now: self.clock.now()) {
-                await self.publish(.deactivated(e))
-            }
-        }
+        await serialized { await self.perform(self.machine.serviceWithdrawn(at: at, now: self.clock.now())) }
     }
 
     /// The open session, as a journal record.
     func openSession() -> EpskcSessionRecord? { machine.record }
 
-    // MARK: the driver
+    // MARK: carrying out directives
 
-    /// Wakes for the session's timers (telemetry polls and the deadline) while a key is active, and
-    /// sleeps without polling while none is, until the task is cancelled.
-    func driveSessions() async {
-        while !Task.isCancelled {
-            await waitForWake(until: machine.nextWakeup())
-            if Task.isCancelled { return }
-            await serialized { await self.tickLocked(forcePoll: false) }
-        }
-    }
-
-    /// One look at the open session: a telemetry poll when due, then the deadline.
-    private func tickLocked(forcePoll: Bool) async {
-        let now = clock.now()
-        guard machine.session != nil else { return }
-        if forcePoll || machine.pollDue(now: now) {
-            machine.polled(now: now)
-            if machine.telemetryAvailable != false, agentInstance != nil {
-                if let e = machine.telemetryRead(await readTelemetry(), now: clock.now()) {
-                    return await publish(.deactivated(e))
-                }
+    /// Carries out the machine's directives in order: a telemetry read is fed back at once and its
+    /// directives are carried out before the rest. Runs inside the gate.
+    func perform(_ directives: [EpskcDirective]) async {
+        for directive in directives {
+            switch directive {
+            case .readTelemetry:
+                let result = await readTelemetry()
+                await perform(machine.telemetryRead(result, now: clock.now()))
+            case .publish(let event, let record):
+                await publish(event, restoreRecord: record)
+            case .wake(let instant):
+                setWakeUp(instant)
+            case .cancelWake:
+                setWakeUp(nil)
             }
         }
-        if let e = machine.timePassed(now: clock.now()) { await publish(.deactivated(e)) }
+        let open = machine.session != nil
+        summaryCell.update { $0.epskcSessionOpen = open }
+    }
+
+    /// Sets when the driver next calls the machine's timer, waking the driver when that changes.
+    private func setWakeUp(_ instant: ContinuousClock.Instant?) {
+        guard wakeUp != instant else { return }
+        wakeUp = instant
+        wake.signal()
+    }
+
+    // MARK: the driver
+
+    /// Calls the machine's timer at the instant its last timer directive asked for, and sleeps without
+    /// a timer while it asked for none, until the task is cancelled.
+    func driveSessions() async {
+        while !Task.isCancelled {
+            await waitForWake(until: wakeUp)
+            if Task.isCancelled { return }
+            await serialized {
+                let now = self.clock.now()
+                guard let due = self.wakeUp, now >= due else { return }
+                await self.perform(self.machine.timerFired(now: now))
+            }
+        }
     }
 
     /// Returns at `until` (never, when nil), when ``wake`` is signalled, or when cancelled.

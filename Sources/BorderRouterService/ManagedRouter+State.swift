@@ -9,7 +9,6 @@ extension ManagedRouter {
     /// live in the agent's memory) and is probed afresh; the same instance again changes nothing.
     func agentAppeared(owner: String) async {
         if owner == agentInstance, isOnline { return }
-        let previous = agentInstance
         agentInstance = owner
         summaryCell.update {
             $0.isOnline = true
@@ -17,14 +16,7 @@ extension ManagedRouter {
         }
         logger.info("otbr-agent is on the bus", [("router", deviceID.rawValue), ("instance", owner)])
         registryEvents.publish(.online(deviceID))
-        await serialized {
-            if previous != nil { self.machine.forgetTelemetryAvailability() }
-            if let recorded = self.machine.session?.agentInstance, recorded != owner,
-                let e = self.machine.agentRestarted(now: self.clock.now())
-            {
-                await self.publish(.deactivated(e))
-            }
-        }
+        await serialized { await self.perform(self.machine.agentAppeared(instance: owner, now: self.clock.now())) }
         await refresh()
     }
 
@@ -41,9 +33,7 @@ extension ManagedRouter {
         }
         logger.info("otbr-agent left the bus", [("router", deviceID.rawValue)])
         registryEvents.publish(.offline(deviceID))
-        await serialized {
-            if let e = self.machine.agentRestarted(now: self.clock.now()) { await self.publish(.deactivated(e)) }
-        }
+        await serialized { await self.perform(self.machine.agentVanished(now: self.clock.now())) }
         if let current { await agentAppeared(owner: current) }
     }
 

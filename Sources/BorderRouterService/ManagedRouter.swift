@@ -35,7 +35,10 @@ actor ManagedRouter: BorderRouterBackend {
     nonisolated let events = EventBroadcaster<EpskcEvent>()
 
     // MARK: actor state
+    /// The ePSKc session's decisions; the router carries out what it returns (``perform(_:)``).
     var machine: EpskcSessionMachine
+    /// When the driver next calls the machine's timer (its last timer directive); nil: no timer.
+    var wakeUp: ContinuousClock.Instant?
     /// The unique bus name of the running agent instance; nil while it is off the bus.
     var agentInstance: String?
     var gateBusy = false
@@ -149,13 +152,11 @@ actor ManagedRouter: BorderRouterBackend {
 
     // MARK: publishing
 
-    /// Journals `event` (awaiting the sink), then yields it to this router's and the service's streams.
-    func publish(_ event: EpskcEvent) async {
+    /// Journals `event` with `restoreRecord` (awaiting the sink), then yields it to this router's and the
+    /// service's streams.
+    func publish(_ event: EpskcEvent, restoreRecord: EpskcSessionRecord?) async {
         var event = event
-        if let sink {
-            let record = event.activated != nil ? machine.record : nil
-            event.sequenceNumber = await sink.journal(event, restoreRecord: record)
-        }
+        if let sink { event.sequenceNumber = await sink.journal(event, restoreRecord: restoreRecord) }
         switch event {
         case .activated(let e):
             logger.info(
@@ -171,11 +172,6 @@ actor ManagedRouter: BorderRouterBackend {
         summaryCell.update { $0.epskcSessionOpen = open }
         events.publish(event)
         serviceEvents.publish(event)
-    }
-
-    /// Publishes each of `events` in order.
-    func publish(_ events: [EpskcEvent]) async {
-        for event in events { await publish(event) }
     }
 
     /// The wall time now.

@@ -74,11 +74,13 @@ func testServiceConfiguration(_ routers: [ThreadInterfaceName: RouterConfigurati
 }
 
 /// Runs `body` with a private bus, one simulated agent per name in `routers` (configured by `configure`),
-/// and a running ``BorderRouterService`` with a recording journal. Everything is stopped afterwards.
+/// and a running ``BorderRouterService`` on `clock` with a recording journal. Everything is stopped
+/// afterwards.
 func withService(
     _ routers: [ThreadInterfaceName] = ["wpan0"],
     configure: (ThreadInterfaceName, inout SimulatorConfiguration) -> Void = { _, _ in },
     configuration: BorderRouterServiceConfiguration = testServiceConfiguration(),
+    clock: any TBRClock = SystemClock(),
     _ body: (ServiceEnvironment) async throws -> Void
 ) async throws {
     try await withPrivateBus { bus throws in
@@ -92,7 +94,7 @@ func withService(
         let connection = try await Connection(bus: .address(bus.address))
         let journal = RecordingJournal()
         let service = BorderRouterService(
-            connection: connection, configuration: configuration, eventSink: journal,
+            connection: connection, configuration: configuration, clock: clock, eventSink: journal,
             advertisedNames: SimulatorAdvertisedNames(connection: connection))
         let env = ServiceEnvironment(bus: bus, agents: agents, connection: connection, service: service, journal: journal)
         do {
@@ -124,10 +126,10 @@ final class RecordingJournal: EpskcEventSink {
     var records: [EpskcSessionRecord] { state.withLock { $0.compactMap(\.record) } }
 }
 
-/// Collects the elements of a stream in the background, with the wall time each arrived.
+/// Collects the elements of a stream in the background.
 final class Recorder<Element: Sendable>: Sendable {
     private final class Box: Sendable {
-        let items = Mutex<[(element: Element, arrived: WallTime)]>([])
+        let items = Mutex<[Element]>([])
     }
 
     private let box = Box()
@@ -138,7 +140,7 @@ final class Recorder<Element: Sendable>: Sendable {
         let box = self.box
         task = Task {
             for await element in stream {
-                box.items.withLock { $0.append((element, now())) }
+                box.items.withLock { $0.append(element) }
             }
         }
     }
@@ -146,12 +148,11 @@ final class Recorder<Element: Sendable>: Sendable {
     deinit { task.cancel() }
 
     /// Everything collected so far.
-    var elements: [Element] { box.items.withLock { $0.map(\.element) } }
-    /// Everything collected so far, with arrival times.
-    var arrivals: [(element: Element, arrived: WallTime)] { box.items.withLock { $0 } }
+    var elements: [Element] { box.items.withLock { $0 } }
 
-    /// Waits until at least `count` elements arrived (or fails after `timeout`), then returns them all.
-    func wait(for count: Int, timeout: Duration = .seconds(5), sourceLocation: SourceLocation = #_sourceLocation) async throws
+    /// Waits until at least `count` elements arrived (or fails after `timeout`, generous so that a loaded
+    /// machine does not fail a test that normally passes in milliseconds), then returns them all.
+    func wait(for count: Int, timeout: Duration = .seconds(20), sourceLocation: SourceLocation = #_sourceLocation) async throws
         -> [Element]
     {
         let deadline = ContinuousClock.now.advanced(by: timeout)
@@ -173,12 +174,6 @@ final class Recorder<Element: Sendable>: Sendable {
 
 /// The wall time now.
 func now() -> WallTime { WallTime(secondsSinceEpoch: SystemClock().wallTime()) }
-
-/// Whether `a` and `b` are within `tolerance` of each other.
-func close(_ a: WallTime, _ b: WallTime, within tolerance: Duration) -> Bool {
-    let d = a.duration(since: b)
-    return d <= tolerance && d >= .zero - tolerance
-}
 
 
 /// A complete active dataset (channel 15, PAN ID 0x1234, extended PAN ID 1111111122222222, "OpenThreadDemo").

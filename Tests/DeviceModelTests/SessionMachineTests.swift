@@ -1,162 +1,266 @@
 @testable import BorderRouterService
 import DeviceModel
 import OpenThreadBR
-import TBRFoundation
 import TBRTestKit
 import Testing
 
-/// The ePSKc session state machine and the reason rules, driven with a manual clock (no I/O).
+/// The ePSKc session machine's decisions around the commands and the timer, on a manual clock: what it
+/// reads, when it wakes, what it publishes. No I/O, no sleeping.
 @Suite struct SessionMachineTests {
-    typealias Verdict = EpskcReasonInference.Verdict
-    let timing = EpskcSessionMachine.Timing(pollInterval: .milliseconds(250), deadlineGrace: .milliseconds(250))
-
-    func counters(_ change: (inout BorderAgentCounters) -> Void = { _ in }) -> BorderAgentCounters {
-        var c = BorderAgentCounters()
-        c.epskcActivations = 3
-        change(&c)
-        return c
+    @Test func anIdleRouterIsNeverPolledAndNeedsNoTimer() {
+        var h = MachineHarness()
+        #expect(h.machine.timerFired(now: h.now) == [.cancelWake])
+        #expect(h.machine.serviceWithdrawn(at: h.now, now: h.now) == [.cancelWake])
+        // Deactivating with no session open asks the agent without reading telemetry, and reports nothing.
+        #expect(h.machine.deactivationRequested(retainActiveSession: false) == [.cancelWake])
+        #expect(h.machine.deactivationSucceeded(now: h.now) == [.cancelWake])
+        // A reading that arrives anyway (a journey of a key someone else started) ends nothing.
+        #expect(h.machine.telemetryRead(reading(counters(), journey(.epskcTimeout)), now: h.now) == [.cancelWake])
+        #expect(h.machine.session == nil)
     }
 
-    func journey(_ reason: EpskcDeactivationReason, lived ms: UInt32 = 1000) -> EpskcJourney {
-        var j = EpskcJourney()
-        j.activated = 5000
-        j.deactivated = 5000 + ms
-        j.deactivationReason = reason
-        return j
+    @Test func anActivationReadsItsBaselineThenPollsEveryIntervalWhileTheKeyIsActive() throws {
+        var h = MachineHarness()
+        let base = counters { $0.epskcSecureSessionSuccesses = 7 }
+        let start = h.open(seconds: 60, baseline: reading(base))
+        // The journal gets what recovers the session: the baseline and the agent instance, never a key.
+        let record = try #require(h.machine.record)
+        #expect(record.sessionID == start.sessionID && record.activatedAt == start.activatedAt)
+        #expect(record.telemetryBaseline == base.serialized() && record.agentInstance == ":1.5")
+        #expect(record.validDurationSeconds == 60)
+        // Woken early (another input changed the timer): nothing is due, the same wake-up stands.
+        h.advance(.milliseconds(100))
+        #expect(h.machine.timerFired(now: h.now) == [.wake(at: h.later(.milliseconds(150)))])
+        // Each poll that shows nothing schedules the next one a poll interval later.
+        for _ in 0..<4 {
+            h.advance(.milliseconds(150))
+            #expect(h.machine.timerFired(now: h.now) == [.readTelemetry])
+            #expect(h.machine.telemetryRead(reading(base), now: h.now) == [.wake(at: h.later(.milliseconds(250)))])
+            h.advance(.milliseconds(100))
+        }
+        #expect(h.machine.session?.id == start.sessionID)
     }
 
-    /// A machine with a session of `seconds` opened at the clock's now, with baseline counters.
-    func opened(_ clock: ManualClock, seconds: Int = 10, telemetry: Bool = true) -> (EpskcSessionMachine, EpskcSessionID) {
-        var m = EpskcSessionMachine(deviceID: "wpan0", timing: timing)
-        let id = EpskcSessionID.random()
-        let reading: TelemetryResult = telemetry ? .read(TelemetryReading(counters: counters())) : .unavailable
-        let events = m.activated(
-            id: id, validSeconds: seconds, reading: reading, agentInstance: ":1.5", now: clock.now(),
-            wall: WallTime(secondsSinceEpoch: clock.wallTime()))
-        #expect(events.count == 1 && events.first?.activated?.sessionID == id)
-        return (m, id)
+    @Test func aRefusedActivationStartsNothing() {
+        var h = MachineHarness()
+        #expect(h.machine.activationRequested() == [.readTelemetry])
+        #expect(h.machine.telemetryRead(reading(), now: h.now) == [.cancelWake])
+        #expect(h.machine.activationFailed() == [.cancelWake])
+        #expect(h.machine.session == nil && h.machine.record == nil)
     }
 
-    @Test func theRulesApplyInOrder() {
-        // 1 beats everything.
-        #expect(EpskcReasonInference.infer(deactivatedByService: true, telemetry: Verdict(.keyUsed), endedAtOrAfterDeadline: true)
-            == Verdict(.cancelled))
-        // 2 beats 3.
-        #expect(EpskcReasonInference.infer(deactivatedByService: false, telemetry: Verdict(.keyUsed), endedAtOrAfterDeadline: true)
-            == Verdict(.keyUsed))
-        // 3, then 4.
-        #expect(EpskcReasonInference.infer(deactivatedByService: false, telemetry: nil, endedAtOrAfterDeadline: true) == Verdict(.expired))
-        #expect(EpskcReasonInference.infer(deactivatedByService: false, telemetry: nil, endedAtOrAfterDeadline: false)
-            == Verdict(.unspecified, .endedEarly))
+    @Test func withoutTheTelemetryAPIOnlyTheDeadlineIsScheduledAndTelemetryIsNeverReadAgain() throws {
+        var h = MachineHarness()
+        // The first read says NotImplemented: from then on no input asks for a read.
+        let start = h.open(seconds: 10, baseline: .unavailable)
+        #expect(h.machine.telemetryAvailable == false)
+        #expect(h.machine.record?.telemetryBaseline == nil)
+        h.advance(.seconds(1))
+        #expect(h.machine.timerFired(now: h.now) == [.wake(at: h.later(.milliseconds(9_250)))])
+        #expect(h.machine.deactivationRequested(retainActiveSession: false) == [.wake(at: h.later(.milliseconds(9_250)))])
+        #expect(h.machine.deactivationFailed() == [.wake(at: h.later(.milliseconds(9_250)))])
+        // The deadline and its grace pass: expired at the deadline, without a last read.
+        h.advance(.milliseconds(9_250))
+        let end = try #require(h.machine.timerFired(now: h.now).ended)
+        #expect(end.reason == .expired && end.detail == nil && end.detectedBy == .deadline)
+        #expect(end.deactivatedAt == start.activatedAt.advanced(by: .seconds(10)))
+        #expect(end.detectedAt == start.activatedAt.advanced(by: .milliseconds(10_250)))
+        // The next activation reads nothing either.
+        #expect(h.machine.activationRequested() == [.cancelWake])
     }
 
-    @Test func telemetryPrefersTheJourneyThenCountersInTheirOrder() {
-        let base = counters()
-        let f = EpskcReasonInference.fromTelemetry
-        // A journey's reason wins over whatever counters moved.
-        #expect(f(journey(.epskcTimeout), base, counters { $0.epskcSecureSessionSuccesses = 1 }) == Verdict(.expired))
-        #expect(f(journey(.remoteClose), nil, nil) == Verdict(.keyUsed))
-        #expect(f(journey(.sessionError), nil, nil) == Verdict(.keyUsed))
-        #expect(f(journey(.localClose), nil, nil) == Verdict(.cancelled))
-        #expect(f(journey(.maxAttempts), nil, nil) == Verdict(.cancelled, .tooManyAttempts))
-        // An unknown journey reason falls back to the counters.
-        #expect(f(journey(.unknown), base, counters { $0.epskcDeactivationTimeouts = 1 }) == Verdict(.expired))
-        // Counters, in the rule's order: success/remote close, timeout, local close, max attempts.
-        #expect(f(nil, base, counters { $0.epskcSecureSessionSuccesses = 1; $0.epskcDeactivationTimeouts = 1 }) == Verdict(.keyUsed))
-        #expect(f(nil, base, counters { $0.epskcDeactivationDisconnects = 1 }) == Verdict(.keyUsed))
-        #expect(f(nil, base, counters { $0.epskcDeactivationTimeouts = 1; $0.epskcDeactivationClears = 1 }) == Verdict(.expired))
-        #expect(f(nil, base, counters { $0.epskcDeactivationClears = 1 }) == Verdict(.cancelled))
-        #expect(f(nil, base, counters { $0.epskcDeactivationMaxAttempts = 1 }) == Verdict(.cancelled, .tooManyAttempts))
-        // Nothing moved, no baseline, or counters reset by a restart: telemetry says nothing.
-        #expect(f(nil, base, base) == nil)
-        #expect(f(nil, nil, counters { $0.epskcDeactivationClears = 1 }) == nil)
-        #expect(f(nil, base, BorderAgentCounters()) == nil)
+    @Test func aFailedReadLearnsNothingAndTheDeadlineStillApplies() throws {
+        var h = MachineHarness()
+        let start = h.open(seconds: 1)
+        h.advance(.milliseconds(250))
+        #expect(h.machine.timerFired(now: h.now) == [.readTelemetry])
+        #expect(h.machine.telemetryRead(.failed, now: h.now) == [.wake(at: h.later(.milliseconds(250)))])
+        #expect(h.machine.telemetryAvailable == true)  // from the baseline read; a failure changes nothing
+        // Every read fails until the deadline: the last look at deadline + grace fails too, and rule 3 decides.
+        for _ in 0..<3 {
+            h.advance(.milliseconds(250))
+            #expect(h.poll(.failed).ended == nil)
+        }
+        h.advance(.milliseconds(250))
+        let directives = h.poll(.failed)
+        let end = try #require(directives.ended)
+        #expect(directives.last == .cancelWake)
+        #expect(end.reason == .expired && end.detectedBy == .deadline)
+        #expect(end.deactivatedAt == start.activatedAt.advanced(by: .seconds(1)))
     }
 
-    @Test func nothingIsPolledWhileIdleAndOnlyTheDeadlineWithoutTelemetry() {
-        let clock = ManualClock()
-        let idle = EpskcSessionMachine(deviceID: "wpan0", timing: timing)
-        #expect(idle.nextWakeup() == nil && !idle.pollDue(now: clock.now()))
-        let (m, _) = opened(clock, seconds: 10)
-        #expect(m.nextWakeup() == clock.now().advanced(by: .milliseconds(250)))
-        let (quiet, _) = opened(clock, seconds: 10, telemetry: false)
-        #expect(quiet.telemetryAvailable == false)
-        #expect(quiet.nextWakeup() == clock.now().advanced(by: .milliseconds(10_250)))
-        #expect(!quiet.pollDue(now: clock.now().advanced(by: .seconds(1))))
+    @Test func aSessionEndsExactlyOnce() throws {
+        var h = MachineHarness()
+        h.open(seconds: 2)
+        h.advance(.milliseconds(2_250))
+        #expect(h.poll(reading()).ended?.reason == .expired)
+        // Nothing that comes later ends it again, and nothing more is scheduled.
+        #expect(h.machine.timerFired(now: h.now) == [.cancelWake])
+        #expect(h.machine.telemetryRead(reading(counters { $0.epskcDeactivationClears = 1 }), now: h.now) == [.cancelWake])
+        #expect(h.machine.deactivationRequested(retainActiveSession: false) == [.cancelWake])
+        #expect(h.machine.deactivationSucceeded(now: h.now) == [.cancelWake])
+        #expect(h.machine.agentVanished(now: h.now) == [.cancelWake])
+        #expect(h.machine.serviceWithdrawn(at: h.now, now: h.now) == [.cancelWake])
     }
 
-    @Test func theDeadlineEndsAnUnexplainedSessionAsExpiredExactlyOnce() {
-        let clock = ManualClock()
-        var (m, id) = opened(clock, seconds: 2, telemetry: false)
-        clock.advance(by: .milliseconds(2100))
-        #expect(m.timePassed(now: clock.now()) == nil)  // within the grace
-        clock.advance(by: .milliseconds(200))
-        let end = m.timePassed(now: clock.now())
-        #expect(end?.sessionID == id && end?.reason == .expired && end?.detectedBy == .deadline)
-        #expect(end.map { $0.deactivatedAt == $0.activatedAt.advanced(by: .seconds(2)) } == true)
-        // Once ended, nothing ends it again.
-        #expect(m.timePassed(now: clock.now()) == nil)
-        #expect(m.deactivated(now: clock.now()) == nil)
-        #expect(m.telemetryRead(.read(TelemetryReading(counters: counters { $0.epskcDeactivationClears = 1 })), now: clock.now()) == nil)
-        #expect(m.nextWakeup() == nil)
+    @Test func deactivatingChecksTelemetryThenCancels() throws {
+        var h = MachineHarness()
+        let start = h.open(seconds: 120)
+        let opened = h.now
+        h.advance(.seconds(3))
+        #expect(h.machine.deactivationRequested(retainActiveSession: false) == [.readTelemetry])
+        // The check is no poll: the poll that was due stays due.
+        #expect(h.machine.telemetryRead(reading(), now: h.now) == [.wake(at: opened.advanced(by: .milliseconds(250)))])
+        h.advance(.milliseconds(20))
+        let directives = h.machine.deactivationSucceeded(now: h.now)
+        let end = try #require(directives.ended)
+        #expect(directives == [.publish(.deactivated(end), restoreRecord: nil), .cancelWake])
+        #expect(end.reason == .cancelled && end.detail == nil && end.detectedBy == .deactivateCall)
+        #expect(end.sessionID == start.sessionID && end.activatedAt == start.activatedAt)
+        #expect(end.deactivatedAt == start.activatedAt.advanced(by: .milliseconds(3_020)))
+        #expect(end.detectedAt == end.deactivatedAt)
     }
 
-    @Test func telemetryEndsTheSessionAtTheJourneysTime() {
-        let clock = ManualClock()
-        var (m, _) = opened(clock, seconds: 60)
-        clock.advance(by: .milliseconds(300))
-        #expect(m.telemetryRead(.read(TelemetryReading(counters: counters { $0.epskcSecureSessionSuccesses = 1 })), now: clock.now()) == nil)
-        clock.advance(by: .milliseconds(900))
-        let reading = TelemetryReading(
-            counters: counters { $0.epskcSecureSessionSuccesses = 1; $0.epskcDeactivationDisconnects = 1 },
-            journeys: [journey(.remoteClose, lived: 1000)])
-        let end = m.telemetryRead(.read(reading), now: clock.now())
-        #expect(end?.reason == .keyUsed && end?.detectedBy == .telemetry)
-        #expect(end.map { $0.deactivatedAt == $0.activatedAt.advanced(by: .seconds(1)) } == true)
-        #expect(end.map { $0.detectedAt == $0.activatedAt.advanced(by: .milliseconds(1200)) } == true)
+    @Test func aKeyThatEndedBeforeTheDeactivateKeepsTheReasonTheRouterGives() throws {
+        var h = MachineHarness()
+        h.open(seconds: 60)
+        h.advance(.seconds(2))
+        #expect(h.machine.deactivationRequested(retainActiveSession: false) == [.readTelemetry])
+        let end = try #require(
+            h.machine.telemetryRead(reading(counters { $0.epskcDeactivationMaxAttempts = 1 }, journey(.maxAttempts)), now: h.now).ended)
+        #expect(end.reason == .cancelled && end.detail == .tooManyAttempts && end.detectedBy == .telemetry)
+        // The call still goes to the agent (harmless); it ends nothing more.
+        #expect(h.machine.deactivationSucceeded(now: h.now) == [.cancelWake])
     }
 
-    @Test func aNewActivationSettlesAnUnnoticedEndFirst() {
-        let clock = ManualClock()
-        var (m, old) = opened(clock, seconds: 60, telemetry: false)
-        clock.advance(by: .seconds(5))
-        let new = EpskcSessionID.random()
-        let events = m.activated(
-            id: new, validSeconds: 30, reading: nil, agentInstance: ":1.5", now: clock.now(),
-            wall: WallTime(secondsSinceEpoch: clock.wallTime()))
-        #expect(events.count == 2)
-        let end = events.first?.deactivated
-        #expect(end?.sessionID == old && end?.reason == .unspecified && end?.detail == .endedEarly)
-        #expect(end?.detectedBy == .newActivation)
-        #expect(events.last?.activated?.sessionID == new)
-        #expect(m.session?.id == new)
+    @Test func aRefusedDeactivateLeavesTheSessionOpen() throws {
+        var h = MachineHarness()
+        let start = h.open(seconds: 60)
+        #expect(h.machine.deactivationRequested(retainActiveSession: false) == [.readTelemetry])
+        #expect(h.machine.telemetryRead(reading(), now: h.now) == [.wake(at: h.later(.milliseconds(250)))])
+        #expect(h.machine.deactivationFailed() == [.wake(at: h.later(.milliseconds(250)))])
+        #expect(h.machine.session?.id == start.sessionID)
     }
 
-    @Test func aRestartEndsTheSessionByTheRulesOfTime() {
-        let clock = ManualClock()
-        var (m, _) = opened(clock, seconds: 2)
-        clock.advance(by: .seconds(1))
-        #expect(m.agentRestarted(now: clock.now())?.reason == .unspecified)
-        var (late, _) = opened(clock, seconds: 2)
-        clock.advance(by: .milliseconds(2100))
-        #expect(late.agentRestarted(now: clock.now())?.reason == .expired)
-        #expect(late.telemetryAvailable == nil)
+    @Test func retainingKeepsTheSessionWhileACommissionerIsConnectedAndEndsItWhenTheyLeave() throws {
+        var h = MachineHarness()
+        let start = h.open(seconds: 60)
+        // A commissioner connected with the key: a secure session succeeded, which alone ends nothing.
+        h.advance(.milliseconds(250))
+        let connected = counters { $0.epskcSecureSessionSuccesses = 1 }
+        #expect(h.poll(reading(connected)) == [.wake(at: h.later(.milliseconds(250)))])
+        h.advance(.milliseconds(100))
+        #expect(h.machine.deactivationRequested(retainActiveSession: true) == [.readTelemetry])
+        #expect(h.machine.telemetryRead(reading(connected), now: h.now) == [.wake(at: h.later(.milliseconds(150)))])
+        // The agent kept the key: the reading after the call shows it still active, so the session stays open.
+        #expect(h.machine.deactivationSucceeded(now: h.now) == [.readTelemetry])
+        #expect(h.machine.telemetryRead(reading(connected), now: h.now) == [.wake(at: h.later(.milliseconds(150)))])
+        #expect(h.machine.session?.id == start.sessionID)
+        // The commissioner disconnects; the next poll sees the journey: the key was used.
+        h.advance(.milliseconds(150))
+        let end = try #require(
+            h.poll(reading(counters { $0.epskcSecureSessionSuccesses = 1; $0.epskcDeactivationDisconnects = 1 }, journey(.remoteClose, lived: 400))).ended)
+        #expect(end.reason == .keyUsed && end.detectedBy == .telemetry)
+        #expect(end.deactivatedAt == start.activatedAt.advanced(by: .milliseconds(400)))
     }
 
-    @Test func aRestoredSessionKeepsItsWallTimes() {
-        let clock = ManualClock(wallTime: 1_700_000_100)
-        var m = EpskcSessionMachine(deviceID: "wpan0", timing: timing)
-        let record = EpskcSessionRecord(
-            deviceID: "wpan0", sessionID: .random(), activatedAt: WallTime(secondsSinceEpoch: 1_700_000_000),
-            validDurationSeconds: 60, telemetryBaseline: counters().serialized())
-        let wall = WallTime(secondsSinceEpoch: clock.wallTime())
-        let restored = m.restore(record, now: clock.now(), wall: wall)
-        let again = m.restore(record, now: clock.now(), wall: wall)
-        #expect(restored && again)
-        #expect(m.record == record)
-        // Its deadline passed 40 s ago: the deadline ends it at once, at the right wall time.
-        let end = m.timePassed(now: clock.now())
-        #expect(end?.reason == .expired && end?.deactivatedAt == WallTime(secondsSinceEpoch: 1_700_000_060))
-        #expect(end?.activatedAt == record.activatedAt)
+    @Test func retainingWithNobodyConnectedEndsTheWayTheRouterSays() throws {
+        var h = MachineHarness()
+        h.open(seconds: 60)
+        #expect(h.machine.deactivationRequested(retainActiveSession: true) == [.readTelemetry])
+        #expect(h.machine.telemetryRead(reading(), now: h.now).ended == nil)
+        #expect(h.machine.deactivationSucceeded(now: h.now) == [.readTelemetry])
+        let directives = h.machine.telemetryRead(reading(counters { $0.epskcDeactivationClears = 1 }, journey(.localClose, lived: 0)), now: h.now)
+        #expect(directives.last == .cancelWake)
+        let end = try #require(directives.ended)
+        #expect(end.reason == .cancelled && end.detail == nil && end.detectedBy == .telemetry)
+    }
+
+    @Test func retainingWithoutTelemetryIsTakenAsTheEnd() throws {
+        // Known to lack telemetry: no read at all, the call ends it.
+        var h = MachineHarness()
+        h.open(seconds: 60, baseline: .unavailable)
+        #expect(h.machine.deactivationRequested(retainActiveSession: true).last?.isTimer == true)
+        let end = try #require(h.machine.deactivationSucceeded(now: h.now).ended)
+        #expect(end.reason == .cancelled && end.detectedBy == .deactivateCall)
+
+        // Not known yet (every read so far failed): the read after the call finds no telemetry API, and
+        // the end is placed at the call's reply.
+        var u = MachineHarness()
+        let start = u.open(seconds: 60, baseline: .failed)
+        #expect(u.machine.telemetryAvailable == nil)
+        #expect(u.machine.deactivationRequested(retainActiveSession: true) == [.readTelemetry])
+        #expect(u.machine.telemetryRead(.failed, now: u.now).ended == nil)
+        let replied = u.now
+        #expect(u.machine.deactivationSucceeded(now: replied) == [.readTelemetry])
+        u.advance(.milliseconds(30))
+        let late = try #require(u.machine.telemetryRead(.unavailable, now: u.now).ended)
+        #expect(late.reason == .cancelled && late.detectedBy == .deactivateCall)
+        #expect(late.deactivatedAt == start.activatedAt && late.detectedAt == start.activatedAt.advanced(by: .milliseconds(30)))
+    }
+
+    @Test func aNewActivationSettlesAnUnnoticedEndWithoutTelemetryByTheRulesOfTime() throws {
+        var h = MachineHarness()
+        let old = h.open(seconds: 60, baseline: .unavailable)
+        h.advance(.seconds(5))
+        #expect(h.machine.activationRequested() == [.wake(at: h.later(.milliseconds(55_250)))])
+        let grant = EpskcSessionMachine.Grant(id: .random(), validSeconds: 30, now: h.now, wall: h.wall)
+        let directives = h.machine.activationSucceeded(grant)
+        #expect(directives.events.count == 2 && directives.last == .wake(at: h.later(.milliseconds(30_250))))
+        let end = try #require(directives.events.first?.deactivated)
+        #expect(end.sessionID == old.sessionID && end.reason == .unspecified && end.detail == .endedEarly)
+        #expect(end.detectedBy == .newActivation && end.deactivatedAt == old.activatedAt.advanced(by: .seconds(5)))
+        #expect(directives.events.last?.activated?.sessionID == grant.id)
+        #expect(h.machine.session?.id == grant.id)
+    }
+
+    @Test func aNewActivationSettlesAnUnnoticedEndFromTheReadingAfterTheGrant() throws {
+        var h = MachineHarness()
+        let old = h.open(seconds: 60)
+        h.advance(.seconds(5))
+        // The baseline read shows nothing, yet the agent grants a new key: the old one had ended.
+        #expect(h.machine.activationRequested() == [.readTelemetry])
+        #expect(h.machine.telemetryRead(reading(), now: h.now).ended == nil)
+        let grant = EpskcSessionMachine.Grant(id: .random(), validSeconds: 30, now: h.now, wall: h.wall)
+        #expect(h.machine.activationSucceeded(grant) == [.readTelemetry])
+        let after = counters { $0.epskcActivations = 4; $0.epskcDeactivationClears = 1 }
+        h.advance(.milliseconds(10))
+        let directives = h.machine.telemetryRead(reading(after), now: h.now)
+        let end = try #require(directives.events.first?.deactivated)
+        #expect(end.sessionID == old.sessionID && end.reason == .cancelled && end.detectedBy == .newActivation)
+        #expect(end.deactivatedAt == old.activatedAt.advanced(by: .seconds(5)))  // at the grant
+        #expect(directives.events.last?.activated?.sessionID == grant.id)
+        // The new session's baseline is that reading, so the old key's counters do not end it.
+        #expect(h.machine.record?.telemetryBaseline == after.serialized())
+        #expect(directives.last == .wake(at: grant.now.advanced(by: .milliseconds(250))))
+    }
+
+    @Test func theServiceWithdrawnHookConsultsTelemetryFirst() throws {
+        // Telemetry shows why: rule 2.
+        var h = MachineHarness()
+        h.open(seconds: 60)
+        #expect(h.machine.serviceWithdrawn(at: h.now, now: h.now) == [.readTelemetry])
+        let used = try #require(h.machine.telemetryRead(reading(counters(), journey(.sessionTimeout)), now: h.now).ended)
+        #expect(used.reason == .keyUsed && used.detectedBy == .telemetry)
+
+        // Telemetry shows nothing: the service's moment, by rules 3 and 4.
+        var q = MachineHarness()
+        let start = q.open(seconds: 60)
+        q.advance(.seconds(4))
+        let withdrawn = q.now
+        #expect(q.machine.serviceWithdrawn(at: withdrawn, now: q.later(.seconds(1))) == [.readTelemetry])
+        q.advance(.seconds(2))
+        let early = try #require(q.machine.telemetryRead(reading(), now: q.now).ended)
+        #expect(early.reason == .unspecified && early.detail == .endedEarly && early.detectedBy == .serviceDiscovery)
+        #expect(early.deactivatedAt == start.activatedAt.advanced(by: .seconds(4)))
+        #expect(early.detectedAt == start.activatedAt.advanced(by: .seconds(6)))
+
+        // Without telemetry: no read; a moment in the future is taken as now; past the deadline it expired.
+        var n = MachineHarness()
+        let s = n.open(seconds: 1, baseline: .unavailable)
+        n.advance(.seconds(2))
+        let expired = try #require(n.machine.serviceWithdrawn(at: n.later(.seconds(9)), now: n.now).ended)
+        #expect(expired.reason == .expired && expired.detectedBy == .serviceDiscovery)
+        #expect(expired.deactivatedAt == s.activatedAt.advanced(by: .seconds(2)))
     }
 }

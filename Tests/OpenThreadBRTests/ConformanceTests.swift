@@ -5,8 +5,38 @@ import Testing
 
 /// The simulator's introspection against the shipped interface: ot-br-posix `introspect.xml` with the
 /// deviations the code makes (`../otbr/README.md` 1.5), kept here as a table, and compared with the XML
-/// file itself when it is present.
+/// file itself, which must be present (`../shared/otbr/introspect.xml` beside the project, or
+/// `$OTBR_INTROSPECT_XML`): without it the comparison fails rather than passing unchecked.
 @Suite struct ConformanceTests {
+    /// The shipped XML was not where the tests looked.
+    struct ShippedXMLMissing: Error, CustomStringConvertible {
+        var path: String
+        var description: String {
+            "ot-br-posix's introspect.xml is not at \(path): the simulator cannot be checked against the shipped "
+                + "interface. Put the shared files beside the project (../shared/otbr/introspect.xml) or set "
+                + "OTBR_INTROSPECT_XML to the file."
+        }
+    }
+
+    /// Where ot-br-posix's `introspect.xml` is looked for: `$OTBR_INTROSPECT_XML` when set, else
+    /// `../shared/otbr/introspect.xml` relative to the project root (`testFile` is
+    /// `Tests/OpenThreadBRTests/ConformanceTests.swift` in the project).
+    static func shippedXMLPath(
+        environment: [String: String] = ProcessInfo.processInfo.environment, testFile: String = #filePath
+    ) -> String {
+        if let path = environment["OTBR_INTROSPECT_XML"], !path.isEmpty { return path }
+        let projectRoot = URL(fileURLWithPath: testFile).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        return projectRoot.appendingPathComponent("../shared/otbr/introspect.xml").standardized.path
+    }
+
+    /// The text of the shipped XML at `path`.
+    /// - Throws: ``ShippedXMLMissing`` when there is no file there; the file's read error otherwise.
+    static func readShippedXML(at path: String) throws -> String {
+        guard FileManager.default.fileExists(atPath: path) else { throw ShippedXMLMissing(path: path) }
+        return try String(contentsOfFile: path, encoding: .utf8)
+    }
+
     static let mac32 = "(" + String(repeating: "u", count: 32) + ")"
 
     /// `io.openthread.BorderRouter` as the RCP agent's code registers it.
@@ -95,19 +125,25 @@ import Testing
         #expect(interfaces["org.freedesktop.DBus.Introspectable"]?.methods["Introspect"]?.outputs == "s")
     }
 
+    @Test func theShippedXMLIsLookedForBesideTheProject() {
+        let path = Self.shippedXMLPath(environment: [:], testFile: "/src/tbrd/Tests/OpenThreadBRTests/ConformanceTests.swift")
+        #expect(path == "/src/shared/otbr/introspect.xml")
+        #expect(Self.shippedXMLPath(environment: ["OTBR_INTROSPECT_XML": "/elsewhere/introspect.xml"]) == "/elsewhere/introspect.xml")
+    }
+
+    @Test func aMissingShippedXMLIsAnErrorThatSaysWhereItLooked() {
+        let bogus = "/nonexistent/shared/otbr/introspect.xml"
+        let error = #expect(throws: ShippedXMLMissing.self) { try Self.readShippedXML(at: bogus) }
+        #expect(error?.path == bogus)
+        #expect(error?.description.contains("is not at \(bogus)") == true)
+    }
+
     @Test func simulatorHasEveryMemberOfTheShippedXML() async throws {
-        let candidates = [
-            ProcessInfo.processInfo.environment["OTBR_INTROSPECT_XML"],
-            URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
-                "../../../shared/otbr/introspect.xml"
-            ).standardized.path,
-        ].compactMap { $0 }
-        guard let path = candidates.first(where: { FileManager.default.fileExists(atPath: $0) }) else {
-            // The table above is the reference when the shared XML is not checked out next to the project.
-            return
-        }
-        let shipped = try #require(IntrospectionParser.parse(try String(contentsOfFile: path, encoding: .utf8)))
-        let xml = try #require(shipped["io.openthread.BorderRouter"])
+        // Fails (ShippedXMLMissing) when the file is absent: this test never passes without comparing.
+        let text = try Self.readShippedXML(at: Self.shippedXMLPath())
+        let shipped = try #require(IntrospectionParser.parse(text), "introspect.xml does not parse")
+        let xml = try #require(shipped["io.openthread.BorderRouter"], "introspect.xml has no io.openthread.BorderRouter")
+        #expect(xml.methods["ActivateEphemeralKeyMode"] != nil && xml.properties["TelemetryData"] != nil)
         let sim = try #require(try await simulatorInterfaces()["io.openthread.BorderRouter"])
         for (name, method) in xml.methods {
             let simMethod = try #require(sim.methods[name], "the simulator lacks method \(name)")
