@@ -9,5 +9,8 @@ public protocol EpskcEventSink: Sendable {
     /// Records `event` and returns its sequence number (nil when the journal does not number events).
     /// - Parameter restoreRecord: for an activation, what to keep to recover the session after a
     ///   restart (``BorderRouterService/restoreEpskcSession(_:)``); nil for an end.
-    func journal(_ event: EpskcEvent, restoreRecord: EpskcSessionRecord?) async -> UInt64?
+    /// - Throws: when the event could not be recorded (a full disk). The service then never streams
+    ///   it: an activation is withdrawn from the router and refused to its caller; an end stays
+    ///   unrecorded (the journal still shows the session open, so it is detected again after a restart).
+    func journal(_ event: EpskcEvent, restoreRecord: EpskcSessionRecord?) async throws -> UInt64?
 }

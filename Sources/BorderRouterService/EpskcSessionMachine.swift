@@ -69,6 +69,13 @@ struct EpskcSessionMachine: Sendable {
         return settle(then: grant, reading: nil)
     }
 
+    /// The activation just granted could not be recorded, and its key is being withdrawn from the agent:
+    /// the session is dropped without an end event, since nobody heard of its start.
+    mutating func activationNotRecorded(_ id: EpskcSessionID) -> [EpskcDirective] {
+        if session?.id == id { session = nil }
+        return [schedule()]
+    }
+
     /// `deactivateEpskcMode` is about to call the agent: reads telemetry first (when worth it), so a key
     /// that already ended by itself keeps the reason the router gives.
     mutating func deactivationRequested(retainActiveSession: Bool) -> [EpskcDirective] {

@@ -29,8 +29,27 @@ extension ManagedRouter {
             return .failure(error.activationStatus, error.homeError("ActivateEpskcMode", on: deviceID).message)
         }
         let id = EpskcSessionID.random()
+        unrecordedActivation = nil
         await perform(machine.activationSucceeded(.init(id: id, validSeconds: seconds, now: clock.now(), wall: wallNow())))
+        if let unrecorded = unrecordedActivation, unrecorded.id == id {
+            // Journal before signal: a key nobody could be told about must not stay usable.
+            unrecordedActivation = nil
+            return await withdraw(id, because: unrecorded.why)
+        }
         return ActivateResponse(status: .success, epskc: key, validDurationSeconds: seconds, sessionID: id)
+    }
+
+    /// Stops the key of session `id`, whose start could not be recorded, and says why to the caller.
+    private func withdraw(_ id: EpskcSessionID, because why: String) async -> ActivateResponse {
+        var withdrawn = "it was withdrawn"
+        do { try await agent.deactivateEphemeralKeyMode(retainActiveSession: false) } catch {
+            withdrawn = "withdrawing it failed too (\(error.reason)); it ends by itself when it expires"
+            logger.error("could not withdraw an unrecorded ephemeral key", [("router", deviceID.rawValue), ("error", error.reason)])
+        }
+        await perform(machine.activationNotRecorded(id))
+        return .failure(
+            .failed,
+            "ActivateEpskcMode on \(deviceID) failed: the key could not be recorded in the ePSKc journal (\(why)), so \(withdrawn)")
     }
 
     /// `deactivateEpskcMode`: the agent stops the key and the session ends as `cancelled` (rule 1); the

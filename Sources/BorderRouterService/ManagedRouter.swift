@@ -39,6 +39,8 @@ actor ManagedRouter: BorderRouterBackend {
     var machine: EpskcSessionMachine
     /// When the driver next calls the machine's timer (its last timer directive); nil: no timer.
     var wakeUp: ContinuousClock.Instant?
+    /// An activation the sink could not record (session, why), set by ``publish(_:restoreRecord:)``.
+    var unrecordedActivation: (id: EpskcSessionID, why: String)?
     /// The unique bus name of the running agent instance; nil while it is off the bus.
     var agentInstance: String?
     var gateBusy = false
@@ -153,10 +155,27 @@ actor ManagedRouter: BorderRouterBackend {
     // MARK: publishing
 
     /// Journals `event` with `restoreRecord` (awaiting the sink), then yields it to this router's and the
-    /// service's streams.
+    /// service's streams. An event the sink could not record is never streamed (journal before signal):
+    /// an activation is remembered in ``unrecordedActivation`` for the caller to withdraw; an end is
+    /// logged and left to be detected again after a restart.
     func publish(_ event: EpskcEvent, restoreRecord: EpskcSessionRecord?) async {
         var event = event
-        if let sink { event.sequenceNumber = await sink.journal(event, restoreRecord: restoreRecord) }
+        if let sink {
+            do {
+                event.sequenceNumber = try await sink.journal(event, restoreRecord: restoreRecord)
+            } catch {
+                switch event {
+                case .activated(let e):
+                    unrecordedActivation = (e.sessionID, "\(error)")
+                    logger.error("ePSKc start not recorded; the key is withdrawn", [("router", deviceID.rawValue), ("error", "\(error)")])
+                case .deactivated(let e):
+                    logger.error(
+                        "ePSKc end not recorded; it is not streamed and will be detected again after a restart",
+                        [("router", deviceID.rawValue), ("session", e.sessionID.rawValue), ("error", "\(error)")])
+                }
+                return
+            }
+        }
         switch event {
         case .activated(let e):
             logger.info(

@@ -15,7 +15,11 @@ extension DaemonRuntime {
 
     func signal(_ event: EpskcEvent) {
         let id = event.deviceID
-        let sequence = event.sequenceNumber ?? 0
+        // Every event reaching here was journalled; one without a sequence would be dropped by watchers.
+        guard let sequence = event.sequenceNumber, sequence > 0 else {
+            logger.error("an ephemeral-key event without a journal sequence is not signalled", [("router", id.rawValue)])
+            return
+        }
         let contract: SignalContract
         let arguments: [DBusValue]
         switch event {

@@ -240,6 +240,8 @@ extension DaemonRuntime {
         _ = try request.validatedDurationSeconds()
         let router = try await requireOnline(id)
         let response = await router.activateEpskcMode(request)
+        // A failure with its reason is an error carrying the sentence (docs/dbus-api.md).
+        if response.status == .failed { throw DBusError(DaemonError.failed, response.message ?? "ActivateEpskcMode on \(id) failed") }
         // The key goes to this caller only; it is never logged or stored.
         return ActivateEpskcReply(
             status: response.status.rawValue, epskc: response.epskc?.digits ?? "",

@@ -10,7 +10,7 @@ struct JournalSink: EpskcEventSink {
     let store: TBRStore
     let logger: Logger
 
-    func journal(_ event: EpskcEvent, restoreRecord: EpskcSessionRecord?) async -> UInt64? {
+    func journal(_ event: EpskcEvent, restoreRecord: EpskcSessionRecord?) async throws -> UInt64? {
         guard let router = RouterID(rawValue: event.deviceID.rawValue) else { return nil }
         do {
             let sequence: Int64
@@ -29,9 +29,8 @@ struct JournalSink: EpskcEventSink {
             }
             return UInt64(sequence)
         } catch {
-            // The event still reaches live watchers, but without a sequence number it cannot be replayed.
             logger.error("could not journal an ephemeral-key event", [("router", router.rawValue), ("error", "\(error)")])
-            return nil
+            throw error
         }
     }
 }

@@ -113,7 +113,7 @@ func withService(
 final class RecordingJournal: EpskcEventSink {
     private let state = Mutex<[(event: EpskcEvent, record: EpskcSessionRecord?)]>([])
 
-    func journal(_ event: EpskcEvent, restoreRecord: EpskcSessionRecord?) async -> UInt64? {
+    func journal(_ event: EpskcEvent, restoreRecord: EpskcSessionRecord?) async throws -> UInt64? {
         state.withLock {
             $0.append((event, restoreRecord))
             return UInt64($0.count)
