@@ -52,6 +52,7 @@ test: build
 bench: deps
 	bench/dbus.sh
 	bench/meshcop.sh
+	bench/matter.sh
 	bench/tbrd.sh
 
 demo: build

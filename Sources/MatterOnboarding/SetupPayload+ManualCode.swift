@@ -80,18 +80,28 @@ extension SetupPayload {
         let chunk1 = (hasIDs ? 0b100 : 0) | short >> 2
         let chunk2 = (short & 0b11) << 14 | passcode.rawValue & 0x3FFF
         let chunk3 = passcode.rawValue >> 14
-        var text = String(chunk1) + padded(chunk2, 5) + padded(chunk3, 4)
+        var digits: [UInt8] = []
+        digits.reserveCapacity(21)
+        append(chunk1, width: 1, to: &digits)
+        append(chunk2, width: 5, to: &digits)
+        append(chunk3, width: 4, to: &digits)
         if hasIDs {
-            text += padded(UInt32(vendorID?.rawValue ?? 0), 5) + padded(UInt32(productID?.rawValue ?? 0), 5)
+            append(UInt32(vendorID?.rawValue ?? 0), width: 5, to: &digits)
+            append(UInt32(productID?.rawValue ?? 0), width: 5, to: &digits)
         }
+        let text = String(decoding: digits, as: UTF8.self)
         // The text is ASCII digits only, so a check digit always exists.
         let check = (try? Verhoeff.checkDigit(for: text)) ?? "0"
         return text + String(check)
     }
 
-    /// `value` in decimal, zero-padded to `width` digits.
-    private func padded(_ value: UInt32, _ width: Int) -> String {
-        let digits = String(value)
-        return String(repeating: "0", count: max(0, width - digits.count)) + digits
+    /// Appends `value` in decimal as `width` ASCII digits, zero-padded.
+    private func append(_ value: UInt32, width: Int, to digits: inout [UInt8]) {
+        var divisor: UInt32 = 1
+        for _ in 1..<width { divisor *= 10 }
+        for _ in 0..<width {
+            digits.append(UInt8(value / divisor % 10) + 0x30)
+            divisor /= 10
+        }
     }
 }
