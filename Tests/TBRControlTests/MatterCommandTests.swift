@@ -111,11 +111,19 @@ import Testing
             "--passcode", "12345678",
         ])
         #expect(forbidden.status == 65)
-        #expect(forbidden.stderr == "tbrctl: the payload breaks the passcode rule: the setup passcode is one of the forbidden values (00000000, 11111111 … 99999999, 12345678, 87654321)\n")
+        #expect(forbidden.stderr == """
+            tbrctl: the payload breaks the passcode rule: the setup passcode is one of the forbidden values \
+            (00000000, 11111111 … 99999999, 12345678, 87654321)
+
+            """)
         // The example apps' QR code with no discovery capability (bits 37–44 zero).
         let parsed = try await tbrctl.run(["matter", "parse", "MT:Y.K90-Q000KA0648G00"])
         #expect(parsed.status == 65)
-        #expect(parsed.stderr == "tbrctl: the payload breaks the discovery-capabilities rule: a QR code must name at least one discovery capability (soft-AP, BLE, on-network or Wi-Fi PAF)\n")
+        #expect(parsed.stderr == """
+            tbrctl: the payload breaks the discovery-capabilities rule: a QR code must name at least one \
+            discovery capability (soft-AP, BLE, on-network or Wi-Fi PAF)
+
+            """)
     }
 
     @Test func aReservedVendorIDIsShownWithAWarning() async throws {
