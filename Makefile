@@ -52,6 +52,7 @@ test: build
 bench: deps
 	bench/dbus.sh
 	bench/meshcop.sh
+	bench/matter.sh
 	bench/tbrd.sh
 
 demo: build
@@ -76,7 +77,7 @@ clean:
 	rm -rf .build fuzz/build bench/build
 
 fuzz-smoke:
-	fuzz/run.sh dataset 20 && fuzz/run.sh txt 20
+	fuzz/run.sh dataset 20 && fuzz/run.sh txt 20 && fuzz/run.sh matter 20
 
 fuzz:
-	fuzz/run.sh dataset $(FUZZ_SECONDS) && fuzz/run.sh txt $(FUZZ_SECONDS)
+	fuzz/run.sh dataset $(FUZZ_SECONDS) && fuzz/run.sh txt $(FUZZ_SECONDS) && fuzz/run.sh matter $(FUZZ_SECONDS)

@@ -41,6 +41,8 @@ let package = Package(
         .target(name: "OpenThreadBR", dependencies: ["DBus", "MeshCoP", "TBRFoundation"], swiftSettings: strict),
         .target(name: "TBRDBusAPI", dependencies: ["DBus"], swiftSettings: strict),
         .target(name: "DeviceModel", dependencies: ["MeshCoP", "TBRFoundation"], swiftSettings: strict),
+        // Pure: parses and generates Matter onboarding payloads; MeshCoP lends it Verhoeff and Secrets.
+        .target(name: "MatterOnboarding", dependencies: ["MeshCoP"], swiftSettings: strict),
         .target(
             name: "BorderRouterService",
             dependencies: ["DeviceModel", "OpenThreadBR", "DBus", "MeshCoP", "TBRFoundation"],
@@ -50,7 +52,8 @@ let package = Package(
         .target(
             name: "TBRControl",
             dependencies: [
-                "TBRCommandLine", "TBRFoundation", "MeshCoP", "DBus", "OpenThreadBR", "DeviceModel", "BorderRouterService", "TBRDBusAPI",
+                "TBRCommandLine", "TBRFoundation", "MeshCoP", "MatterOnboarding", "DBus", "OpenThreadBR", "DeviceModel",
+                "BorderRouterService", "TBRDBusAPI",
             ],
             swiftSettings: strict),
 
@@ -81,6 +84,7 @@ let package = Package(
         .testTarget(name: "TBRFoundationTests", dependencies: ["TBRFoundation"], swiftSettings: strict),
         .testTarget(name: "DBusTests", dependencies: ["DBus", "TBRTestKit"], swiftSettings: strict),
         .testTarget(name: "MeshCoPTests", dependencies: ["MeshCoP", "TBRTestKit"], swiftSettings: strict),
+        .testTarget(name: "MatterOnboardingTests", dependencies: ["MatterOnboarding", "MeshCoP"], swiftSettings: strict),
         .testTarget(
             name: "OpenThreadBRTests",
             dependencies: ["OpenThreadBR", "OTBRSimulator", "DBus", "MeshCoP", "TBRTestKit"],

@@ -5,7 +5,7 @@ import TBRCommandLine
 struct RootCommand: CommandGroup {
     static let configuration = CommandConfiguration(
         name: "tbrctl",
-        abstract: "Manage Thread border routers: devices, ePSKc, networks, structures and datasets.",
+        abstract: "Manage Thread border routers: devices, ePSKc, networks, structures, datasets and Matter payloads.",
         discussion: """
             Device commands (list, info, epskc activate/deactivate/watch, network, dataset show) talk to \
             tbrd when it runs on the bus, otherwise directly to otbr-agent (said on standard error). \
@@ -19,7 +19,9 @@ struct RootCommand: CommandGroup {
             otbr-agent or the bus unavailable, 75 busy or timed out (try again), 77 permission denied.
             """,
         version: TBRControlMain.version,
-        subcommands: [ListRouters.self, Info.self, EPSKc.self, Network.self, Dataset.self, Structure.self])
+        subcommands: [
+            ListRouters.self, Info.self, EPSKc.self, Network.self, Dataset.self, Structure.self, Matter.self,
+        ])
 
     static let arguments: [ArgumentSpec] = [.json, .bus]
 }
