@@ -256,26 +256,16 @@ import Testing
     @Test func structureListAndShowNeverFailBecauseOfAnotherStructure() async throws {
         try await withRig(["wpan0"], withTbrd: true) { rig throws in
             #expect(try await rig.run(["structure", "create", "Home"]).status == 0)
-            let writer = try await Connection(bus: .address(rig.bus.address))
-            let churn = Task {
-                let manager = RemoteObject(connection: writer, destination: "io.tbrd", path: "/io/tbrd", interface: "io.tbrd.Manager1")
-                var n = 0
-                while !Task.isCancelled {
-                    n += 1
-                    _ = try? await manager.call("CreateStructure", [.string("W\(n)")])
-                    _ = try? await manager.call("DeleteStructure", [.string("W\(n)")])
+            let failures = try await withStructureChurn(busAddress: rig.bus.address) { () async throws -> [String] in
+                var failures: [String] = []
+                for _ in 0..<25 {
+                    let list = try await rig.run(["structure", "list"])
+                    if list.status != 0 || !list.stdout.contains("Home") { failures.append("list: \(list.status) \(list.stderr)") }
+                    let show = try await rig.run(["structure", "show", "Home"])
+                    if show.status != 0 { failures.append("show: \(show.status) \(show.stderr)") }
                 }
+                return failures
             }
-            var failures: [String] = []
-            for _ in 0..<25 {
-                let list = try await rig.run(["structure", "list"])
-                if list.status != 0 || !list.stdout.contains("Home") { failures.append("list: \(list.status) \(list.stderr)") }
-                let show = try await rig.run(["structure", "show", "Home"])
-                if show.status != 0 { failures.append("show: \(show.status) \(show.stderr)") }
-            }
-            churn.cancel()
-            _ = await churn.result
-            await writer.close()
             #expect(failures.isEmpty, "\(failures.count) of 50 commands failed, first: \(failures.first ?? "")")
         }
     }
