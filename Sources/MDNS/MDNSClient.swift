@@ -37,6 +37,7 @@ public actor MDNSClient {
     var serverState: UInt32?
     var daemonWasLost = false
     var retryPending = false
+    var unavailableLogged = false
     var isClosed = false
     var nextToken: UInt64 = 0
     var browses: [UInt64: Browse] = [:]
@@ -66,9 +67,7 @@ public actor MDNSClient {
         let handle = try openClient()
         if requireDaemon, handle.state == AVAHI_CLIENT_CONNECTING.rawValue {
             client = nil
-            throw MDNSError(
-                .daemonNotRunning, code: Int32(AVAHI_ERR_NO_DAEMON),
-                "avahi-daemon is not running (nothing owns org.freedesktop.Avahi on the system bus); start it with 'systemctl start avahi-daemon'")
+            throw MDNSError(.daemonNotRunning, code: Int32(AVAHI_ERR_NO_DAEMON), MDNSError.daemonNotRunningMessage)
         }
     }
 
@@ -77,7 +76,10 @@ public actor MDNSClient {
     public func start() {
         guard client == nil, !isClosed, !retryPending else { return }
         do { _ = try openClient() } catch {
-            logger.info("mDNS is unavailable for now; trying again", [("error", error.message), ("retry-seconds", "\(retryDelay.components.seconds)")])
+            // Said once at info; the retries that follow at debug.
+            let level: LogLevel = unavailableLogged ? .debug : .info
+            unavailableLogged = true
+            logger.log(level, "mDNS is unavailable for now; trying again", [("error", error.message), ("retry-seconds", "\(retryDelay.components.seconds)")])
             scheduleRetry()
         }
     }

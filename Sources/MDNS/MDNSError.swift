@@ -30,6 +30,10 @@ public struct MDNSError: Error, Hashable, Sendable, CustomStringConvertible {
 
     public var description: String { message }
 
+    /// The sentence for avahi-daemon not running.
+    static let daemonNotRunningMessage =
+        "avahi-daemon is not running (nothing owns org.freedesktop.Avahi on the system bus); start it with 'systemctl start avahi-daemon'"
+
     /// The error for Avahi code `code` while doing `context` ("cannot browse _meshcop._udp").
     static func avahi(_ code: Int32, _ context: String) -> MDNSError {
         let text = avahi_strerror(code).map { String(cString: $0) } ?? "error \(code)"
@@ -44,9 +48,9 @@ public struct MDNSError: Error, Hashable, Sendable, CustomStringConvertible {
             }
         switch kind {
         case .daemonNotRunning:
-            return MDNSError(kind, code: code, "\(context): avahi-daemon is not running (\(text))")
+            return MDNSError(kind, code: code, daemonNotRunningMessage)
         case .busUnreachable:
-            return MDNSError(kind, code: code, "\(context): cannot reach avahi-daemon on the system bus (\(text))")
+            return MDNSError(kind, code: code, "\(context): cannot reach avahi-daemon over the system bus (Avahi: \(text))")
         case .invalidArgument, .failed:
             return MDNSError(kind, code: code, "\(context): \(text)")
         }

@@ -19,7 +19,7 @@ struct RootCommand: CommandGroup {
             otbr-agent or the bus unavailable, 75 busy or timed out (try again), 77 permission denied.
             """,
         version: TBRControlMain.version,
-        subcommands: [ListRouters.self, Info.self, EPSKc.self, Network.self, Dataset.self, Structure.self])
+        subcommands: [ListRouters.self, Info.self, EPSKc.self, Network.self, Dataset.self, Structure.self, Discover.self])
 
     static let arguments: [ArgumentSpec] = [.json, .bus]
 }

@@ -1,0 +1,78 @@
+import BorderAgentDiscovery
+import BorderRouterService
+import DeviceModel
+import MeshCoP
+
+/// Which Border Agent on the network each router is, and what that tells the service, as a sans-IO
+/// state machine: agents and router identities go in, the changes to carry out come out.
+///
+/// A router is matched to the `_meshcop._udp` service whose `id` is its Border Agent ID, or, when
+/// none has it, whose `xa` is its extended address (the instance name changes with the extended
+/// address, so it is never used to match). The match is kept after the agent's service goes, so the
+/// router's `_meshcop-e._udp` service (same instance name) is still followed, and its names stay known.
+struct AdvertisementTracker: Sendable {
+    /// What identifies a router's agent on the network.
+    struct Identity: Hashable, Sendable {
+        var borderAgentID: BorderAgentID?
+        var extendedAddress: ExtendedAddress?
+    }
+
+    /// What the service must be told.
+    enum Action: Hashable, Sendable {
+        /// The router advertises these names now (`vn`, `mn`).
+        case names(DeviceID, AdvertisedNames)
+        /// The router's `_meshcop-e._udp` service appeared: a key is active.
+        case ephemeralKeyServiceAppeared(DeviceID)
+        /// The router's `_meshcop-e._udp` service went away: its key ended.
+        case ephemeralKeyServiceWithdrawn(DeviceID)
+    }
+
+    private var agents = BorderAgentTable()
+    private var identities: [DeviceID: Identity] = [:]
+    /// The instance name each router was last matched to.
+    private(set) var instances: [DeviceID: String] = [:]
+    private var names: [DeviceID: AdvertisedNames] = [:]
+    private var ephemeralKeyService: Set<DeviceID> = []
+
+    /// The agents changed (`table` is the browser's table after `event`).
+    mutating func agentsChanged(_ table: BorderAgentTable) -> [Action] {
+        agents = table
+        return reconcile()
+    }
+
+    /// What identifies router `id` changed (it was probed, restarted or joined a network).
+    mutating func routerChanged(_ id: DeviceID, _ identity: Identity) -> [Action] {
+        guard identities[id] != identity else { return [] }
+        identities[id] = identity
+        return reconcile()
+    }
+
+    /// The agent router `identity` is on the network, if any.
+    func match(_ identity: Identity) -> BorderAgent? {
+        let all = agents.all
+        if let id = identity.borderAgentID, let agent = all.first(where: { $0.txt.borderAgentID == id }) { return agent }
+        if let xa = identity.extendedAddress, let agent = all.first(where: { $0.txt.extendedAddress == xa }) { return agent }
+        return nil
+    }
+
+    private mutating func reconcile() -> [Action] {
+        var actions: [Action] = []
+        for id in identities.keys.sorted() {
+            if let agent = identities[id].flatMap(match) {
+                instances[id] = agent.instanceName
+                let advertised = AdvertisedNames(vendorName: agent.txt.vendorName, productName: agent.txt.modelName)
+                if names[id] != advertised {
+                    names[id] = advertised
+                    actions.append(.names(id, advertised))
+                }
+            }
+            let present = instances[id].map(agents.hasEphemeralKeyService) ?? false
+            if present, ephemeralKeyService.insert(id).inserted {
+                actions.append(.ephemeralKeyServiceAppeared(id))
+            } else if !present, ephemeralKeyService.remove(id) != nil {
+                actions.append(.ephemeralKeyServiceWithdrawn(id))
+            }
+        }
+        return actions
+    }
+}
