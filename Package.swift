@@ -94,7 +94,10 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(name: "StoreTests", dependencies: ["Store", "TBRTestKit"], swiftSettings: strict),
         .testTarget(
-            name: "MDNSTests", dependencies: ["MDNS", "BorderAgentDiscovery", "MeshCoP", "DBus", "TBRTestKit"], swiftSettings: strict),
+            name: "MDNSTests",
+            dependencies: [
+                "MDNS", "BorderAgentDiscovery", "MeshCoP", "DBus", "TBRDaemon", "BorderRouterService", "DeviceModel", "TBRTestKit",
+            ], swiftSettings: strict),
         .testTarget(name: "TBRLifecycleTests", dependencies: ["TBRLifecycle", "TBRTestKit"], swiftSettings: strict),
         .testTarget(
             name: "DeviceModelTests",

@@ -8,7 +8,8 @@ public enum BorderAgentEvent: Hashable, Sendable {
     case updated(BorderAgent)
     /// A known agent's `_meshcop._udp` service is gone.
     case removed(BorderAgent, RemovalReason)
-    /// The `_meshcop-e._udp` service of instance `instanceName` appeared: an ephemeral key became active.
+    /// The `_meshcop-e._udp` service of instance `instanceName` appeared, or came with a new port: an
+    /// ephemeral key became active (the agent binds a new port for every key).
     case ephemeralKeyServiceAppeared(instanceName: String, port: UInt16)
     /// The `_meshcop-e._udp` service of instance `instanceName` went away: its key ended.
     case ephemeralKeyServiceWithdrawn(instanceName: String, RemovalReason)

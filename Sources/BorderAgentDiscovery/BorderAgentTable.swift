@@ -19,6 +19,9 @@ public struct BorderAgentTable: Sendable {
     /// Whether the `_meshcop-e._udp` service of instance `name` is there now.
     public func hasEphemeralKeyService(_ name: String) -> Bool { ephemeral[name] != nil }
 
+    /// The port of the `_meshcop-e._udp` service of instance `name`, while it is there (a new one per key).
+    public func ephemeralKeyPort(_ name: String) -> UInt16? { ephemeral[name] }
+
     /// Takes an event of the `_meshcop._udp` browse.
     /// - Returns: the change, if it is one.
     public mutating func meshcop(_ event: ServiceEvent) -> BorderAgentEvent? {
@@ -43,9 +46,9 @@ public struct BorderAgentTable: Sendable {
         case .added(let service), .updated(let service):
             let before = ephemeral.updateValue(service.port, forKey: name)
             agents[name]?.ephemeralKeyPort = service.port
-            // A new port is a new activation only if the service was withdrawn in between; a changed
-            // port of a present service is the same key.
-            return before == nil ? .ephemeralKeyServiceAppeared(instanceName: name, port: service.port) : nil
+            // Every activation binds a new port. A key that ends and a new one that starts within the
+            // second a goodbye takes to leave the cache show only as a new port, never as a removal.
+            return before == service.port ? nil : .ephemeralKeyServiceAppeared(instanceName: name, port: service.port)
         case .removed(_, let reason):
             guard ephemeral.removeValue(forKey: name) != nil else { return nil }
             agents[name]?.ephemeralKeyPort = nil

@@ -24,6 +24,8 @@ extension EpskcSessionMachine {
         var baseline: BorderAgentCounters?
         var agentInstance: String?
         var nextPoll: Instant
+        /// Whether the key's `_meshcop-e._udp` service has been seen (mDNS).
+        var serviceSeen = false
 
         /// Whether the key's validity is known (a key this service activated, or restored from its journal).
         var validityKnown: Bool { validSeconds > 0 }

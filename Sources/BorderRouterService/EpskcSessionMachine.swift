@@ -33,8 +33,9 @@ struct EpskcSessionMachine: Sendable {
     private(set) var agentInstance: String?
     /// What the telemetry read asked for last is for; nil when none is awaited.
     private(set) var awaiting: AwaitedReading?
-    /// When the last session ended (to tell a late announcement of its key from a new key).
-    private(set) var lastEnded: Instant?
+    /// When the last session ended if its key's `_meshcop-e._udp` service was never seen (to tell a late
+    /// announcement of that key from a new key).
+    private(set) var endedUnannounced: Instant?
     /// The command between its request and the agent's answer, with what it has learnt so far.
     private(set) var command: Command?
 
@@ -144,12 +145,20 @@ struct EpskcSessionMachine: Sendable {
     /// one of ours, ending later with the reason inferred as usual. When telemetry is worth reading it is
     /// read first: for the session's baseline, and because counters that show no key active mean the
     /// announcement is late and its key already over (nothing opens). Without telemetry, an appearance
-    /// within ``Timing/lateAnnouncement`` of the last session's end is taken as that key announced late.
+    /// within ``Timing/lateAnnouncement`` of the end of a session whose service was never seen is taken
+    /// as that key announced late.
     mutating func serviceAppeared(_ key: Grant, now: Instant) -> [EpskcDirective] {
-        guard session == nil, command == nil else { return [schedule()] }
+        if session != nil {
+            session?.serviceSeen = true
+            return [schedule()]
+        }
+        guard command == nil else { return [schedule()] }
         if readsTelemetry { return awaitReading(.serviceAppeared(key)) }
-        if let lastEnded, key.now < lastEnded.advanced(by: timing.lateAnnouncement) { return [schedule()] }
-        return start(key, baseline: nil)
+        if let ended = endedUnannounced, key.now < ended.advanced(by: timing.lateAnnouncement) {
+            endedUnannounced = nil
+            return [schedule()]
+        }
+        return start(key, baseline: nil, serviceSeen: true)
     }
 
     // MARK: readings
@@ -194,7 +203,7 @@ struct EpskcSessionMachine: Sendable {
         case .serviceAppeared(let key):
             guard session == nil, command == nil else { return [schedule()] }
             if let counters = result.reading?.counters, !counters.mayHaveActiveKey { return [schedule()] }
-            return start(key, baseline: result.reading?.counters)
+            return start(key, baseline: result.reading?.counters, serviceSeen: true)
         }
     }
 
@@ -288,10 +297,11 @@ struct EpskcSessionMachine: Sendable {
     }
 
     /// Opens the session `grant` describes.
-    private mutating func start(_ grant: Grant, baseline: BorderAgentCounters?) -> [EpskcDirective] {
+    private mutating func start(_ grant: Grant, baseline: BorderAgentCounters?, serviceSeen: Bool = false) -> [EpskcDirective] {
         session = Session(
             id: grant.id, activatedAt: grant.now, activatedWall: grant.wall, validSeconds: grant.validSeconds,
-            baseline: baseline, agentInstance: agentInstance, nextPoll: grant.now.advanced(by: timing.pollInterval))
+            baseline: baseline, agentInstance: agentInstance, nextPoll: grant.now.advanced(by: timing.pollInterval),
+            serviceSeen: serviceSeen)
         let event = ActivatedEvent(
             deviceID: deviceID, sessionID: grant.id, activatedAt: grant.wall, validDurationSeconds: grant.validSeconds)
         return [.publish(.activated(event), restoreRecord: record), schedule()]
@@ -320,7 +330,7 @@ struct EpskcSessionMachine: Sendable {
     ) -> [EpskcDirective] {
         guard let session else { return [] }
         self.session = nil
-        lastEnded = now
+        endedUnannounced = session.serviceSeen ? nil : now
         var verdict = EpskcReasonInference.infer(
             deactivatedByService: deactivatedByService, telemetry: telemetry,
             endedAtOrAfterDeadline: endedAt >= session.deadline)

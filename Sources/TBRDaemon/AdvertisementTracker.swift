@@ -32,7 +32,8 @@ struct AdvertisementTracker: Sendable {
     /// The instance name each router was last matched to.
     private(set) var instances: [DeviceID: String] = [:]
     private var names: [DeviceID: AdvertisedNames] = [:]
-    private var ephemeralKeyService: Set<DeviceID> = []
+    /// The `_meshcop-e._udp` port each router's key has, as last told to the service.
+    private var ephemeralKeyPorts: [DeviceID: UInt16] = [:]
 
     /// The agents changed (`table` is the browser's table after `event`).
     mutating func agentsChanged(_ table: BorderAgentTable) -> [Action] {
@@ -66,12 +67,13 @@ struct AdvertisementTracker: Sendable {
                     actions.append(.names(id, advertised))
                 }
             }
-            let present = instances[id].map(agents.hasEphemeralKeyService) ?? false
-            if present, ephemeralKeyService.insert(id).inserted {
-                actions.append(.ephemeralKeyServiceAppeared(id))
-            } else if !present, ephemeralKeyService.remove(id) != nil {
-                actions.append(.ephemeralKeyServiceWithdrawn(id))
-            }
+            let port = instances[id].flatMap(agents.ephemeralKeyPort)
+            let before = ephemeralKeyPorts[id]
+            guard port != before else { continue }
+            ephemeralKeyPorts[id] = port
+            // A new port without a withdrawal in between is a key that ended and a new one.
+            if before != nil { actions.append(.ephemeralKeyServiceWithdrawn(id)) }
+            if port != nil { actions.append(.ephemeralKeyServiceAppeared(id)) }
         }
         return actions
     }
