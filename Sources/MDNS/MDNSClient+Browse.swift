@@ -63,12 +63,25 @@ extension MDNSClient {
                 key: ServiceKey(name: name, type: type, domain: domain), interface: interface, ipProtocol: ipProtocol)
             directives = browses[id]?.table.removed(sighting) ?? []
         case .allForNow:
-            directives = browses[id]?.table.allForNow() ?? []
+            // After a daemon restart, publishers on this host (otbr-agent publishing through the same
+            // avahi-daemon) register again, and Avahi probes their names for about a second: what has
+            // not come back is reported gone only after `restartSettle`.
+            if browses[id]?.table.recovering == true, let token = client?.context.token {
+                after(restartSettle) { $0.settleAfterRestart(id, client: token) }
+            }
+            directives = []
         case .failed(let code):
             logger.warning("browsing failed", [("type", type.rawValue), ("error", MDNSError.avahi(code, "browsing").message)])
             directives = []
         }
         perform(directives, in: id)
+    }
+
+    /// The browse of `id` reconciles what it found again after a daemon restart (if still connected by
+    /// the client of `token`).
+    private func settleAfterRestart(_ id: UInt64, client token: UInt64) {
+        guard client?.context.token == token else { return }
+        perform(browses[id]?.table.allForNow() ?? [], in: id)
     }
 
     /// A resolver reported something (posted by its callback).

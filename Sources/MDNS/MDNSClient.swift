@@ -20,8 +20,9 @@ public import TBRFoundation
 /// **The daemon coming and going.** The client is created with `AVAHI_CLIENT_NO_FAIL`: while
 /// avahi-daemon is not running it waits for it on the bus. When the daemon goes away every browser,
 /// resolver and entry group goes with it; the client then connects again, and once the daemon is back
-/// it browses again (services found again are updated only if they changed; those not found again are
-/// removed, see ``RemovalReason/notFoundAfterRestart``) and publishes again. When the system bus itself
+/// it browses again (services found again are updated only if they changed; those not found again
+/// within `restartSettle` of its first "all for now" are removed, see
+/// ``RemovalReason/notFoundAfterRestart``) and publishes again. When the system bus itself
 /// cannot be reached, it tries again every `retryDelay`.
 public actor MDNSClient {
     private nonisolated let executor: DispatchQueueExecutor
@@ -30,6 +31,7 @@ public actor MDNSClient {
 
     let logger: Logger
     let retryDelay: Duration
+    let restartSettle: Duration
     let poll: DispatchPoll
 
     var client: ClientHandle?
@@ -50,11 +52,14 @@ public actor MDNSClient {
     /// - Parameters:
     ///   - logger: where it logs (daemon coming and going at info, the rest at debug).
     ///   - retryDelay: how long it waits before trying the system bus again.
-    public init(logger: Logger = .disabled, retryDelay: Duration = .seconds(5)) {
+    ///   - restartSettle: after avahi-daemon restarted, how long after its browser's first "all for now"
+    ///     a service must be back not to be reported gone (publishers on this host register again).
+    public init(logger: Logger = .disabled, retryDelay: Duration = .seconds(5), restartSettle: Duration = .seconds(3)) {
         executor = DispatchQueueExecutor(label: "tbrd.mdns")
         poll = DispatchPoll(queue: executor.queue)
         self.logger = logger
         self.retryDelay = retryDelay
+        self.restartSettle = restartSettle
     }
 
     /// Connects now.
@@ -118,9 +123,14 @@ public actor MDNSClient {
 
     private func scheduleRetry() {
         retryPending = true
-        let nanoseconds = retryDelay.components.seconds * 1_000_000_000 + retryDelay.components.attoseconds / 1_000_000_000
+        after(retryDelay) { $0.retry() }
+    }
+
+    /// Runs `work` on the actor's queue after `delay` (a Dispatch timer; nothing runs if the client is gone).
+    func after(_ delay: Duration, _ work: @escaping @Sendable (isolated MDNSClient) -> Void) {
+        let nanoseconds = delay.components.seconds * 1_000_000_000 + delay.components.attoseconds / 1_000_000_000
         executor.queue.asyncAfter(deadline: .now() + .nanoseconds(Int(nanoseconds))) { [weak self] in
-            self?.assumeIsolated { $0.retry() }
+            self?.assumeIsolated { work($0) }
         }
     }
 
@@ -140,6 +150,7 @@ public actor MDNSClient {
                     [("host", client.hostNameFQDN ?? "")])
             }
             serverState = state
+            unavailableLogged = false
             startBrowsers()
             if state == AVAHI_CLIENT_S_RUNNING.rawValue {
                 registerPublications()

@@ -46,12 +46,14 @@ struct ServiceTable: Sendable {
     private struct Entry: Sendable {
         var sightings: [Sighting: SightingState] = [:]
         var reported: DiscoveredService?
+        /// Reported before the daemon went away and not seen since.
+        var stale = false
     }
 
     let type: ServiceType
     private var entries: [ServiceKey: Entry] = [:]
     private var serial: UInt64 = 0
-    /// Between the daemon going away and its browser's first "all for now" after it came back.
+    /// Between the daemon going away and the reconciliation after it came back (``allForNow()``).
     private(set) var recovering = false
 
     init(type: ServiceType) { self.type = type }
@@ -64,6 +66,7 @@ struct ServiceTable: Sendable {
         var entry = entries[sighting.key] ?? Entry()
         guard entry.sightings[sighting] == nil else { return [] }
         entry.sightings[sighting] = .resolving
+        entry.stale = false
         entries[sighting.key] = entry
         return [.resolve(sighting)]
     }
@@ -94,7 +97,10 @@ struct ServiceTable: Sendable {
     /// the daemon's browser, once back, has had its say (``allForNow()``).
     mutating func daemonLost() {
         recovering = true
-        for key in entries.keys { entries[key]?.sightings.removeAll() }
+        for key in entries.keys {
+            entries[key]?.sightings.removeAll()
+            entries[key]?.stale = true
+        }
         entries = entries.filter { $0.value.reported != nil }
     }
 
@@ -105,7 +111,7 @@ struct ServiceTable: Sendable {
         recovering = false
         var directives: [Directive] = []
         for key in entries.keys.sorted() {
-            guard let entry = entries[key], entry.sightings.isEmpty else { continue }
+            guard let entry = entries[key], entry.stale else { continue }
             entries[key] = nil
             if let reported = entry.reported { directives.append(.emit(.removed(reported, .notFoundAfterRestart))) }
         }
@@ -124,7 +130,7 @@ struct ServiceTable: Sendable {
         }
         guard let reported = entry.reported else { return [] }
         if entry.sightings.isEmpty {
-            if recovering { return [] }
+            if entry.stale { return [] }
             entry.reported = nil
             return [.emit(.removed(reported, .withdrawn))]
         }

@@ -90,6 +90,19 @@ import Testing
         #expect(t.allForNow() == [])
     }
 
+    @Test func aServiceFoundAgainAfterARestartAndThenWithdrawnIsRemovedAtOnce() {
+        var t = ServiceTable(type: .meshcop)
+        _ = t.found(v4)
+        _ = t.resolved(v4, resolution("192.0.2.1"))
+        t.daemonLost()
+        _ = t.found(v4)
+        _ = t.resolved(v4, resolution("192.0.2.1"))
+        // Withdrawn before the reconciliation: gone now, as withdrawn, not later as not found again.
+        let removed = emitted(t.removed(v4))
+        guard case .removed(_, .withdrawn)? = removed.first else { Issue.record("\(removed)"); return }
+        #expect(t.allForNow() == [])
+    }
+
     @Test func eventsForUnknownSightingsAreIgnored() {
         var t = ServiceTable(type: .meshcop)
         #expect(t.resolved(v4, resolution("192.0.2.1")) == [])

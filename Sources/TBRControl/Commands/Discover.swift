@@ -59,7 +59,7 @@ struct Discover: ControlCommand {
             if row.network != network {
                 if network != nil { lines.append("") }
                 network = row.network
-                lines.append("Network \(row.network)")
+                lines.append(row.network)
             }
             let vendor = [row.vendorName, row.modelName].compactMap { $0 }.map { Quoted($0).description }.joined(separator: " ")
             var facts = [row.role ?? "role unknown", row.epskcSupported ? (row.epskcActive ? "ePSKc active" : "ePSKc") : "no ePSKc"]

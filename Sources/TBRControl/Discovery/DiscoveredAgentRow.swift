@@ -72,13 +72,13 @@ struct DiscoveredAgentRow: Sendable, Hashable, Encodable {
         }
     }
 
-    /// The network it is grouped under in text: "name (extpanid)".
+    /// The heading it is grouped under in text: `Network "name" (extpanid)`, or `No network`.
     var network: String {
         switch (networkName, extPanId) {
-        case (let n?, let x?): "\(Quoted(n)) (\(x))"
-        case (let n?, nil): "\(Quoted(n))"
-        case (nil, let x?): "(\(x))"
-        case (nil, nil): "no network"
+        case (let n?, let x?): "Network \(Quoted(n)) (\(x))"
+        case (let n?, nil): "Network \(Quoted(n))"
+        case (nil, let x?): "Network (\(x))"
+        case (nil, nil): "No network"
         }
     }
 
