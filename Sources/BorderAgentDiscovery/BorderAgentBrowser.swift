@@ -45,7 +45,11 @@ public struct BorderAgentBrowser: Sendable {
             }
             if let deadline {
                 group.addTask {
-                    try? await ContinuousClock().sleep(until: deadline, tolerance: nil)
+                    do {
+                        try await ContinuousClock().sleep(until: deadline, tolerance: nil)
+                    } catch {
+                        // Cancelled: the browse is ending anyway.
+                    }
                     continuation.finish()
                 }
             }

@@ -47,8 +47,11 @@ public struct DiscoveredService: Hashable, Sendable, CustomStringConvertible {
 
 /// What identifies a service instance: its name, type and domain (RFC 6763 §4.1).
 public struct ServiceKey: Hashable, Sendable, Comparable {
+    /// The instance name.
     public var name: String
+    /// The service type.
     public var type: ServiceType
+    /// The domain, normally `local`.
     public var domain: String
 
     /// The key of instance `name` of `type` in `domain`.
@@ -58,6 +61,7 @@ public struct ServiceKey: Hashable, Sendable, Comparable {
         self.domain = domain
     }
 
+    /// Orders by type, then name, then domain.
     public static func < (a: ServiceKey, b: ServiceKey) -> Bool {
         (a.type, a.name, a.domain) < (b.type, b.name, b.domain)
     }

@@ -1,3 +1,5 @@
+import TBRFoundation
+
 /// One browse: its table, its stream, and the Avahi objects of the current connection.
 struct Browse {
     var table: ServiceTable
@@ -94,7 +96,8 @@ extension MDNSClient {
         case .failed(let code):
             logger.debug(
                 "a service does not resolve",
-                [("name", sighting.key.name), ("type", sighting.key.type.rawValue), ("error", MDNSError.avahi(code, "resolving").message)])
+                [("name", Quoted.sanitized(sighting.key.name, limit: 80)), ("type", sighting.key.type.rawValue),
+                 ("error", MDNSError.avahi(code, "resolving").message)])
             directives = browses[id]?.table.resolveFailed(sighting) ?? []
         }
         perform(directives, in: id)
@@ -111,7 +114,7 @@ extension MDNSClient {
                     browses[id]?.resolvers[sighting] = try ResolverHandle.open(client: client, sighting: sighting, context: context(token))
                     resolverOwners[token] = (id, sighting)
                 } catch {
-                    logger.debug("cannot resolve a service", [("name", sighting.key.name), ("error", error.message)])
+                    logger.debug("cannot resolve a service", [("name", Quoted.sanitized(sighting.key.name, limit: 80)), ("error", error.message)])
                     perform(browses[id]?.table.resolveFailed(sighting) ?? [], in: id)
                 }
             case .stopResolving(let sighting):

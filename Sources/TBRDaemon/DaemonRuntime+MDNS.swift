@@ -2,6 +2,7 @@ import BorderAgentDiscovery
 import BorderRouterService
 import DeviceModel
 import MDNS
+import TBRFoundation
 
 // mDNS: the Border Agents avahi-daemon sees on the network, matched to tbrd's routers. Their names
 // feed BasicInformation, and their `_meshcop-e._udp` services coming and going feed the ePSKc sessions
@@ -48,9 +49,12 @@ extension DaemonRuntime {
         case .names(let id, let names):
             await advertisedNames.set(names, for: id)
             await infoCache.invalidate(id)
+            // Names come from the network: shown sanitized.
             logger.info(
-                "a router's advertised names", [("router", id.rawValue), ("instance", instances[id] ?? ""),
-                ("vendor", names.vendorName ?? ""), ("product", names.productName ?? "")])
+                "a router's advertised names",
+                [("router", id.rawValue), ("instance", Quoted.sanitized(instances[id] ?? "", limit: 80)),
+                 ("vendor", Quoted.sanitized(names.vendorName ?? "", limit: 80)),
+                 ("product", Quoted.sanitized(names.productName ?? "", limit: 80))])
         case .ephemeralKeyServiceAppeared(let id):
             logger.debug("a router's _meshcop-e._udp service appeared", [("router", id.rawValue)])
             await service.epskcServiceAppeared(router: id, at: clock.now())
@@ -63,11 +67,14 @@ extension DaemonRuntime {
     private func log(_ event: BorderAgentEvent) {
         switch event {
         case .added(let agent):
-            logger.debug("border agent found", [("instance", agent.instanceName), ("problems", "\(agent.txt.problems.count)")])
+            logger.debug(
+                "border agent found",
+                [("instance", Quoted.sanitized(agent.instanceName, limit: 80)), ("problems", "\(agent.txt.problems.count)")])
         case .updated(let agent):
-            logger.debug("border agent changed", [("instance", agent.instanceName)])
+            logger.debug("border agent changed", [("instance", Quoted.sanitized(agent.instanceName, limit: 80))])
         case .removed(let agent, let reason):
-            logger.debug("border agent gone", [("instance", agent.instanceName), ("reason", reason.rawValue)])
+            logger.debug(
+                "border agent gone", [("instance", Quoted.sanitized(agent.instanceName, limit: 80)), ("reason", reason.rawValue)])
         case .ephemeralKeyServiceAppeared, .ephemeralKeyServiceWithdrawn:
             break
         }
