@@ -56,12 +56,25 @@ struct AdvertisementTracker: Sendable {
         return nil
     }
 
+    /// The most characters of an advertised name kept (as for `vendor-name` in the configuration).
+    static let nameLimit = 64
+
+    /// A name from the network as tbrd serves it: without control characters (a NUL cannot even travel
+    /// in a D-Bus string), at most ``nameLimit`` characters; nil when nothing is left.
+    static func displayable(_ name: String?) -> String? {
+        guard let name else { return nil }
+        let kept = name.unicodeScalars.filter { !($0.value < 0x20 || (0x7F...0x9F).contains($0.value)) }
+        let text = String(String.UnicodeScalarView(kept).prefix(nameLimit))
+        return text.isEmpty ? nil : text
+    }
+
     private mutating func reconcile() -> [Action] {
         var actions: [Action] = []
         for id in identities.keys.sorted() {
             if let agent = identities[id].flatMap(match) {
                 instances[id] = agent.instanceName
-                let advertised = AdvertisedNames(vendorName: agent.txt.vendorName, productName: agent.txt.modelName)
+                let advertised = AdvertisedNames(
+                    vendorName: Self.displayable(agent.txt.vendorName), productName: Self.displayable(agent.txt.modelName))
                 if names[id] != advertised {
                     names[id] = advertised
                     actions.append(.names(id, advertised))

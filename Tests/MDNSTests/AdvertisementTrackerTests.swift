@@ -58,4 +58,11 @@ import Testing
         _ = table.ephemeral(.removed(Self.ephemeral("B #1234", port: 50001), .withdrawn))
         #expect(tracker.agentsChanged(table) == [.ephemeralKeyServiceWithdrawn("wpan0")])
     }
+
+    @Test func hostileNamesAreMadeDisplayable() {
+        #expect(AdvertisementTracker.displayable("Acme\u{0}\u{1B}[2J Labs\n") == "Acme[2J Labs")
+        #expect(AdvertisementTracker.displayable("\u{0}\u{7F}") == nil)
+        #expect(AdvertisementTracker.displayable(String(repeating: "é", count: 200))?.count == 64)
+        #expect(AdvertisementTracker.displayable(nil) == nil)
+    }
 }
