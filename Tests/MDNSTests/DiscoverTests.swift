@@ -61,6 +61,14 @@ extension LANTests {
                     return rows.contains { $0["epskcActive"] as? Bool == true }
                 }
 
+                // The TXT record follows the agent's state: after Detach, role disabled (sb 0x00001820).
+                #expect(try await rig.agentCall("wpan1", "Detach").status == 0)
+                try await eventually("discover shows the detached agent", timeout: .seconds(10)) {
+                    let result = try await rig.tbrctl(["--json", "discover", "--timeout", "1.5"])
+                    let rows = (try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]]) ?? []
+                    return rows.contains { $0["role"] as? String == "disabled" && $0["networkName"] as? String == "OpenThreadDemo" }
+                }
+
                 // The text form, grouped under the network.
                 let text = try await rig.tbrctl(["discover", "--timeout", "1.5"])
                 #expect(text.status == 0)
