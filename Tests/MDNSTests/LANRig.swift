@@ -95,6 +95,16 @@ final class LANRig: @unchecked Sendable {
              "io.tbrd.Simulator1", method] + (signature.isEmpty ? [] : [signature]) + arguments)
     }
 
+    /// The vendor and product names tbrd serves for `router`, read over D-Bus (cheap enough to poll;
+    /// tests confirm with `tbrctl info` once).
+    func servedNames(_ router: String = "wpan0") async throws -> (String, String) {
+        let object = RemoteObject(
+            connection: client, destination: "io.tbrd",
+            path: ObjectPath.root.appending("io").appending("tbrd").appending("router").appending(router),
+            interface: "io.tbrd.BorderRouter1")
+        return (try await object.property("VendorName", as: String.self), try await object.property("ProductName", as: String.self))
+    }
+
     /// The JSON objects a watcher has printed so far.
     static func events(_ watcher: TestProcess) -> [[String: Any]] {
         watcher.stdout.split(separator: "\n").compactMap {

@@ -22,9 +22,10 @@ extension LANTests {
             try await withLANRig { rig in
                 try await rig.startSimulator(["--vendor", "Acme Labs", "--product", "Hub 9"])
                 try await rig.startDaemon()
-                try await eventually("tbrctl info shows the advertised names", timeout: .seconds(15)) {
-                    try await Self.names(rig) == ("Acme Labs", "Hub 9")
+                try await eventually("tbrd serves the advertised names", timeout: .seconds(15)) {
+                    try await rig.servedNames() == ("Acme Labs", "Hub 9")
                 }
+                #expect(try await Self.names(rig) == ("Acme Labs", "Hub 9"))
                 let watcher = try await rig.watch()
 
                 // 1. A key started directly on the agent (as otbr's REST API or ot-ctl would) that expires.
@@ -108,7 +109,7 @@ extension LANTests {
                 try await rig.startSimulator()
                 try await rig.startDaemon()
                 try await eventually("tbrd matched the router", timeout: .seconds(15)) {
-                    try await Self.names(rig) == ("OpenThread", "BorderRouter")
+                    try await rig.servedNames() == ("OpenThread", "BorderRouter")
                 }
                 // tbrd's own avahi-daemon is killed (no goodbye), then comes back.
                 await rig.browser.stopAvahi()
@@ -122,8 +123,9 @@ extension LANTests {
                 // The agent's names change: tbrd sees the new TXT record through the new daemon.
                 #expect(try await rig.control("wpan0", "SetVendorInfo", "ss", ["Renamed Co", "Hub 10"]).status == 0)
                 try await eventually("tbrd follows the new names", timeout: .seconds(15)) {
-                    try await Self.names(rig) == ("Renamed Co", "Hub 10")
+                    try await rig.servedNames() == ("Renamed Co", "Hub 10")
                 }
+                #expect(try await Self.names(rig) == ("Renamed Co", "Hub 10"))
                 // The publisher's avahi-daemon restarts too: otbr-sim publishes again, discovery finds it.
                 await rig.publisher.stopAvahi()
                 try await rig.publisher.startAvahi()
