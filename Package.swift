@@ -26,6 +26,10 @@ let package = Package(
         .systemLibrary(
             name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]),
+        // No pkgConfig here: avahi-client.pc adds -D_REENTRANT, which SwiftPM refuses with a warning on
+        // every build. Its headers are in /usr/include and the module map links both libraries.
+        .systemLibrary(
+            name: "CAvahiClient", path: "Sources/CAvahiClient", providers: [.apt(["libavahi-client-dev"])]),
 
         // MARK: basics
         .target(name: "TBRFoundation", swiftSettings: strict),
@@ -35,6 +39,7 @@ let package = Package(
         // MARK: wrappers
         .target(name: "DBus", dependencies: ["CDBus", "TBRFoundation"], swiftSettings: strict),
         .target(name: "Store", dependencies: ["CSQLite", "TBRFoundation"], swiftSettings: strict),
+        .target(name: "MDNS", dependencies: ["CAvahiClient", "TBRFoundation"], swiftSettings: strict),
 
         // MARK: domain
         .target(name: "MeshCoP", dependencies: ["TBRFoundation", "CLibCrypto"], swiftSettings: strict),
@@ -43,6 +48,7 @@ let package = Package(
         .target(name: "DeviceModel", dependencies: ["MeshCoP", "TBRFoundation"], swiftSettings: strict),
         // Pure: parses and generates Matter onboarding payloads; MeshCoP lends it Verhoeff and Secrets.
         .target(name: "MatterOnboarding", dependencies: ["MeshCoP"], swiftSettings: strict),
+        .target(name: "BorderAgentDiscovery", dependencies: ["MDNS", "MeshCoP", "TBRFoundation"], swiftSettings: strict),
         .target(
             name: "BorderRouterService",
             dependencies: ["DeviceModel", "OpenThreadBR", "DBus", "MeshCoP", "TBRFoundation"],
@@ -53,20 +59,20 @@ let package = Package(
             name: "TBRControl",
             dependencies: [
                 "TBRCommandLine", "TBRFoundation", "MeshCoP", "MatterOnboarding", "DBus", "OpenThreadBR", "DeviceModel",
-                "BorderRouterService", "TBRDBusAPI",
+                "BorderRouterService", "TBRDBusAPI", "MDNS", "BorderAgentDiscovery",
             ],
             swiftSettings: strict),
 
         .target(
             name: "OTBRSimulator",
-            dependencies: ["DBus", "OpenThreadBR", "MeshCoP", "TBRFoundation", "TBRCommandLine"],
+            dependencies: ["DBus", "OpenThreadBR", "MeshCoP", "TBRFoundation", "TBRCommandLine", "MDNS"],
             swiftSettings: strict),
 
         .target(
             name: "TBRDaemon",
             dependencies: [
                 "BorderRouterService", "DeviceModel", "OpenThreadBR", "Store", "DBus", "TBRDBusAPI", "MeshCoP",
-                "TBRLifecycle", "TBRCommandLine", "TBRFoundation",
+                "TBRLifecycle", "TBRCommandLine", "TBRFoundation", "MDNS", "BorderAgentDiscovery",
             ],
             swiftSettings: strict),
 
@@ -90,6 +96,11 @@ let package = Package(
             dependencies: ["OpenThreadBR", "OTBRSimulator", "DBus", "MeshCoP", "TBRTestKit"],
             swiftSettings: strict),
         .testTarget(name: "StoreTests", dependencies: ["Store", "TBRTestKit"], swiftSettings: strict),
+        .testTarget(
+            name: "MDNSTests",
+            dependencies: [
+                "MDNS", "BorderAgentDiscovery", "MeshCoP", "DBus", "TBRDaemon", "BorderRouterService", "DeviceModel", "TBRTestKit",
+            ], swiftSettings: strict),
         .testTarget(name: "TBRLifecycleTests", dependencies: ["TBRLifecycle", "TBRTestKit"], swiftSettings: strict),
         .testTarget(
             name: "DeviceModelTests",

@@ -12,9 +12,11 @@ export PATH="$bin:$PATH"
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/tbrd-demo.XXXXXX")
 pids=()
+namespaces=()
 cleanup() {
   for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
   wait 2>/dev/null || true
+  for ns in "${namespaces[@]}"; do ip netns del "$ns" 2>/dev/null || true; done
   rm -rf "$work"
 }
 trap cleanup EXIT INT TERM
@@ -43,14 +45,73 @@ wait_for 10 "the bus" test -S "$work/bus"
 echo "bus: $BUS"
 tbrctl() { command tbrctl --bus "$BUS" "$@"; }
 
+step "A small LAN for mDNS: two network namespaces, each with its own bus and avahi-daemon"
+# Host 0 is where the border routers publish their services; host 1 is where tbrd and tbrctl browse.
+# avahi-daemon runs inside each namespace with its own /run; everything else finds it through
+# DBUS_SYSTEM_BUS_ADDRESS. This needs root, ip, unshare and avahi-daemon; without them the demo says so
+# and skips what needs mDNS.
+mdns=yes
+why_not=""
+if [ "$(id -u)" -ne 0 ]; then why_not="creating network namespaces needs root (running as uid $(id -u))"
+else
+  for tool in ip unshare avahi-daemon; do
+    command -v "$tool" >/dev/null 2>&1 || why_not="$tool is not installed (make deps)"
+  done
+fi
+lan_host() { # lan_host N: a namespace, a bus and avahi-daemon for host N
+  local n=$1 ns="tbrd-demo-$$-$1" dir="$work/lan$1"
+  mkdir -p "$dir/run/avahi-daemon"
+  ip netns add "$ns" || return 1
+  namespaces+=("$ns")
+  sed "s|<listen>[^<]*</listen>|<listen>unix:path=$dir/bus</listen>|" "$work/bus.conf" > "$dir/bus.conf"
+  dbus-daemon --config-file="$dir/bus.conf" --nofork --nopidfile --nosyslog 2>/dev/null &
+  pids+=($!)
+  printf '[server]\nhost-name=tbrd-demo-%s-%s\nuse-ipv4=yes\nuse-ipv6=no\nallow-interfaces=lan0\nenable-dbus=yes\n[wide-area]\nenable-wide-area=no\n[publish]\npublish-hinfo=no\npublish-workstation=no\n' \
+    "$$" "$n" > "$dir/avahi.conf"
+}
+lan_avahi() { # lan_avahi N: start avahi-daemon of host N inside its namespace, with its own /run
+  local dir="$work/lan$1"
+  DBUS_SYSTEM_BUS_ADDRESS="unix:path=$dir/bus" ip netns exec "tbrd-demo-$$-$1" unshare --mount --propagation private \
+    sh -c 'mount --bind "$1" /run && exec avahi-daemon -f "$2" --no-drop-root --no-chroot --no-rlimits --no-proc-title' \
+    sh "$dir/run" "$dir/avahi.conf" > "$dir/avahi.log" 2>&1 &
+  pids+=($!)
+}
+if [ -z "$why_not" ]; then
+  if lan_host 0 && lan_host 1 \
+    && ip link add lan0 netns "tbrd-demo-$$-0" type veth peer name lan0 netns "tbrd-demo-$$-1" \
+    && ip -n "tbrd-demo-$$-0" addr add 192.0.2.1/24 dev lan0 && ip -n "tbrd-demo-$$-0" link set lan0 up \
+    && ip -n "tbrd-demo-$$-1" addr add 192.0.2.2/24 dev lan0 && ip -n "tbrd-demo-$$-1" link set lan0 up; then
+    wait_for 10 "the LAN's buses" test -S "$work/lan1/bus"
+    lan_avahi 0
+    lan_avahi 1
+    wait_for 15 "avahi-daemon on host 0" grep -q "Server startup complete" "$work/lan0/avahi.log"
+    wait_for 15 "avahi-daemon on host 1" grep -q "Server startup complete" "$work/lan1/avahi.log"
+    echo "host 0 (the border routers): 192.0.2.1, system bus unix:path=$work/lan0/bus"
+    echo "host 1 (tbrd, tbrctl):       192.0.2.2, system bus unix:path=$work/lan1/bus"
+  else
+    why_not="the network namespaces could not be set up (see the error above)"
+  fi
+fi
+if [ -n "$why_not" ]; then
+  mdns=no
+  echo "SKIPPING the mDNS steps: $why_not. Without mDNS tbrd shows no advertised vendor or product names,"
+  echo "tbrctl discover has nothing to browse, and keys started outside tbrd are not reported."
+  sim_mdns=()
+  sim_env=()
+else
+  sim_mdns=(--mdns)
+  sim_env=(env "DBUS_SYSTEM_BUS_ADDRESS=unix:path=$work/lan0/bus")
+  export DBUS_SYSTEM_BUS_ADDRESS="unix:path=$work/lan1/bus"
+fi
+
 step "Two simulated border routers (otbr-sim) on one Thread network"
 dataset=$(command tbrctl dataset new --name DemoHome --channel 15)
 echo "dataset for the network (hex TLVs; they hold the network key): ${dataset:0:24}…"
-otbr-sim --bus "$BUS" --interface wpan0 --dataset "$dataset" --vendor "Demo Vendor" --product "Kitchen BR" \
-  --role-delay 300 > "$work/sim0.log" 2>&1 &
+${sim_env[@]} otbr-sim --bus "$BUS" --interface wpan0 --dataset "$dataset" --vendor "Demo Vendor" --product "Kitchen BR" \
+  --role-delay 300 "${sim_mdns[@]}" > "$work/sim0.log" 2>&1 &
 pids+=($!)
-otbr-sim --bus "$BUS" --interface wpan1 --dataset "$dataset" --vendor "Demo Vendor" --product "Hallway BR" \
-  --role-delay 300 > "$work/sim1.log" 2>&1 &
+${sim_env[@]} otbr-sim --bus "$BUS" --interface wpan1 --dataset "$dataset" --vendor "Demo Vendor" --product "Hallway BR" \
+  --role-delay 300 "${sim_mdns[@]}" > "$work/sim1.log" 2>&1 &
 pids+=($!)
 wait_for 10 "otbr-sim" grep -q ready "$work/sim0.log"
 wait_for 10 "otbr-sim" grep -q ready "$work/sim1.log"
@@ -68,10 +129,23 @@ echo "tbrd is running (pid $tbrd_pid); its log: $work/tbrd.log"
 
 step "Border routers, as tbrd sees them"
 show tbrctl list
-echo "(otbr-agent publishes its vendor and product names only over mDNS, which tbrd does not browse yet;"
-echo " until then they are empty unless vendor-name and product-name are set in tbrd.conf)"
+if [ "$mdns" = yes ]; then
+  echo "(otbr-agent publishes its vendor and product names only over mDNS: tbrd takes them from the"
+  echo " vn and mn keys of each router's _meshcop._udp TXT record, matched by its Border Agent ID)"
+  wait_for 15 "the advertised names" sh -c "command tbrctl --bus '$BUS' --json info -d wpan1 | grep -q 'Hallway BR'"
+else
+  echo "(otbr-agent publishes its vendor and product names only over mDNS, skipped here: they stay empty"
+  echo " unless vendor-name and product-name are set in tbrd.conf)"
+fi
 show tbrctl info -d wpan0
 show tbrctl --json info -d wpan1
+
+step "Discovery: every Thread border agent on the LAN, from mDNS"
+if [ "$mdns" = yes ]; then
+  show tbrctl discover --timeout 2
+else
+  echo "SKIPPED (no mDNS in this run: $why_not)"
+fi
 
 step "The active dataset (secrets redacted unless --reveal-secrets)"
 show tbrctl dataset show -d wpan0
@@ -101,6 +175,19 @@ step "3. A key cancelled before use"
 show tbrctl epskc activate -d wpan0 --duration 60
 show tbrctl epskc deactivate -d wpan0
 wait_for 10 "cancelled" grep -q cancelled "$work/watch.jsonl"
+
+step "4. A key started outside tbrd: directly on otbr-agent, as otbr's REST API or ot-ctl would"
+if [ "$mdns" = yes ]; then
+  echo "tbrd sees the router's _meshcop-e._udp service appear, opens a session for the key (validity"
+  echo "unknown: validSeconds 0), and reports its end with the reason the router's telemetry gives."
+  show busctl --address="$BUS" call io.openthread.BorderRouter.wpan1 /io/openthread/BorderRouter/wpan1 \
+    io.openthread.BorderRouter ActivateEphemeralKeyMode u 3000
+  wait_for 15 "the key started outside tbrd" sh -c "grep -c epskcModeActivated '$work/watch.jsonl' | grep -qx 4"
+  wait_for 15 "its end" sh -c "grep -c expired '$work/watch.jsonl' | grep -qx 2"
+  show tbrctl epskc watch -d wpan1 --since 6 --timeout 0.5 || true
+else
+  echo "SKIPPED (no mDNS in this run: $why_not); without it tbrd cannot see keys it did not start."
+fi
 
 step "What the watcher printed"
 cat "$work/watch.jsonl"

@@ -16,7 +16,8 @@ public struct AdvertisedNames: Hashable, Sendable {
 }
 
 /// Where a service learns a router's advertised names: the `_meshcop._udp` TXT record, read by an mDNS
-/// browser (not built yet; until then the names come from the configuration or stay empty).
+/// browser (tbrd's `AdvertisedRouterNames`, fed by its Border Agent browser). Without one the names come
+/// from the configuration or stay empty.
 public protocol AdvertisedNamesSource: Sendable {
     /// The names the router on `interfaceName` advertises, or nil when unknown.
     func advertisedNames(of interfaceName: ThreadInterfaceName) async -> AdvertisedNames?

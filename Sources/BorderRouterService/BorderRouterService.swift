@@ -167,6 +167,14 @@ public actor BorderRouterService: HomeBackend {
         await routers[id]?.epskcServiceWithdrawn(at: at ?? clock.now())
     }
 
+    /// The hook for mDNS: router `id`'s `_meshcop-e._udp` service appeared (at `at`, default now), so a
+    /// key is active. With no session open, someone else started it: a session of unknown validity
+    /// (`validDurationSeconds` 0) opens, journalled and published like one this service started, and
+    /// ends with the reason inferred as usual.
+    public func epskcServiceAppeared(router id: DeviceID, at: ContinuousClock.Instant? = nil) async {
+        await routers[id]?.epskcServiceAppeared(at: at ?? clock.now())
+    }
+
     // MARK: internals
 
     /// The router for `name`, created (and announced) if new.

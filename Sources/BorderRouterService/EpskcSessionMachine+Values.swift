@@ -8,6 +8,10 @@ extension EpskcSessionMachine {
     struct Timing: Hashable, Sendable {
         var pollInterval: Duration
         var deadlineGrace: Duration
+        /// How long after a session ended a `_meshcop-e._udp` appearance may still be that session's key
+        /// announced late (the real agent announces it up to a second after activation); without telemetry
+        /// to ask, such an appearance opens nothing.
+        var lateAnnouncement: Duration = .seconds(2)
     }
 
     /// The open session.
@@ -15,18 +19,31 @@ extension EpskcSessionMachine {
         var id: EpskcSessionID
         var activatedAt: Instant
         var activatedWall: WallTime
+        /// How long the key was granted for; 0 when unknown (a key started outside this service).
         var validSeconds: Int
         var baseline: BorderAgentCounters?
         var agentInstance: String?
         var nextPoll: Instant
+        /// Whether the key's `_meshcop-e._udp` service has been seen (mDNS).
+        var serviceSeen = false
 
-        var deadline: Instant { activatedAt.advanced(by: .seconds(validSeconds)) }
+        /// Whether the key's validity is known (a key this service activated, or restored from its journal).
+        var validityKnown: Bool { validSeconds > 0 }
+
+        /// When the key expires; for a key of unknown validity, the latest it can (OpenThread's maximum
+        /// lifetime, 600 s, from when it was seen).
+        var deadline: Instant {
+            activatedAt.advanced(by: .seconds(validityKnown ? validSeconds : EpskcSessionMachine.maximumKeyLifetimeSeconds))
+        }
 
         /// The wall time of monotonic instant `instant` of this session.
         func wall(_ instant: Instant) -> WallTime { activatedWall.advanced(by: instant - activatedAt) }
     }
 
-    /// A key the agent granted: the input that opens a session.
+    /// `OT_BORDER_AGENT_MAX_EPHEMERAL_KEY_TIMEOUT`: no key lives longer (OpenThread clamps longer lifetimes).
+    static let maximumKeyLifetimeSeconds = 600
+
+    /// A key the agent granted, or one seen on the network (validity 0: unknown): the input that opens a session.
     struct Grant: Hashable, Sendable {
         var id: EpskcSessionID
         var validSeconds: Int
@@ -51,6 +68,9 @@ extension EpskcSessionMachine {
         case retainCheck(repliedAt: Instant)
         /// The `_meshcop-e._udp` service went away at `at`.
         case serviceWithdrawn(at: Instant)
+        /// The `_meshcop-e._udp` service appeared with no session open: whether a key is active, and the
+        /// baseline of the session `grant` (validity unknown) opens for it.
+        case serviceAppeared(Grant)
     }
 
     /// A command in progress, between its request and the agent's answer.

@@ -15,7 +15,9 @@ import OpenThreadBR
 /// A session is `idle → open → ended(reason)`: the end is taken from whichever is noticed first (own
 /// deactivate, telemetry, deadline, a new activation finding no key, the agent restarting, or the
 /// `_meshcop-e._udp` service going away), and each session ends exactly once (the session is cleared
-/// as its end event is made).
+/// as its end event is made). A session opens when this service activates a key, or when the
+/// `_meshcop-e._udp` service appears while none is open: a key someone else started, whose validity is
+/// unknown (``serviceAppeared(_:now:)``).
 struct EpskcSessionMachine: Sendable {
     typealias DeactivatedEvent = ThreadNetworkManagementTrait.EpskcModeDeactivatedEvent
     typealias ActivatedEvent = ThreadNetworkManagementTrait.EpskcModeActivatedEvent
@@ -31,6 +33,9 @@ struct EpskcSessionMachine: Sendable {
     private(set) var agentInstance: String?
     /// What the telemetry read asked for last is for; nil when none is awaited.
     private(set) var awaiting: AwaitedReading?
+    /// When the last session ended if its key's `_meshcop-e._udp` service was never seen (to tell a late
+    /// announcement of that key from a new key).
+    private(set) var endedUnannounced: Instant?
     /// The command between its request and the agent's answer, with what it has learnt so far.
     private(set) var command: Command?
 
@@ -133,6 +138,29 @@ struct EpskcSessionMachine: Sendable {
         return end(detectedBy: .serviceDiscovery, endedAt: min(at, now), now: now) + [schedule()]
     }
 
+    /// Something outside the agent's D-Bus API saw a key become active at `key.now` (the
+    /// `_meshcop-e._udp` service appearing). With a session open, or one being activated, it is that
+    /// session's key. Otherwise someone else started it (otbr's REST API, `ot-ctl`, another controller):
+    /// a session of unknown validity (`validSeconds` 0) opens for it and is journalled and published like
+    /// one of ours, ending later with the reason inferred as usual. When telemetry is worth reading it is
+    /// read first: for the session's baseline, and because counters that show no key active mean the
+    /// announcement is late and its key already over (nothing opens). Without telemetry, an appearance
+    /// within ``Timing/lateAnnouncement`` of the end of a session whose service was never seen is taken
+    /// as that key announced late.
+    mutating func serviceAppeared(_ key: Grant, now: Instant) -> [EpskcDirective] {
+        if session != nil {
+            session?.serviceSeen = true
+            return [schedule()]
+        }
+        guard command == nil else { return [schedule()] }
+        if readsTelemetry { return awaitReading(.serviceAppeared(key)) }
+        if let ended = endedUnannounced, key.now < ended.advanced(by: timing.lateAnnouncement) {
+            endedUnannounced = nil
+            return [schedule()]
+        }
+        return start(key, baseline: nil, serviceSeen: true)
+    }
+
     // MARK: readings
 
     /// A telemetry read asked for by ``EpskcDirective/readTelemetry`` finished. Learns whether the agent
@@ -172,6 +200,10 @@ struct EpskcSessionMachine: Sendable {
         case .serviceWithdrawn(let at):
             return endIfReadingShows(result, now: now)
                 ?? end(detectedBy: .serviceDiscovery, endedAt: min(at, now), now: now) + [schedule()]
+        case .serviceAppeared(let key):
+            guard session == nil, command == nil else { return [schedule()] }
+            if let counters = result.reading?.counters, !counters.mayHaveActiveKey { return [schedule()] }
+            return start(key, baseline: result.reading?.counters, serviceSeen: true)
         }
     }
 
@@ -265,10 +297,11 @@ struct EpskcSessionMachine: Sendable {
     }
 
     /// Opens the session `grant` describes.
-    private mutating func start(_ grant: Grant, baseline: BorderAgentCounters?) -> [EpskcDirective] {
+    private mutating func start(_ grant: Grant, baseline: BorderAgentCounters?, serviceSeen: Bool = false) -> [EpskcDirective] {
         session = Session(
             id: grant.id, activatedAt: grant.now, activatedWall: grant.wall, validSeconds: grant.validSeconds,
-            baseline: baseline, agentInstance: agentInstance, nextPoll: grant.now.advanced(by: timing.pollInterval))
+            baseline: baseline, agentInstance: agentInstance, nextPoll: grant.now.advanced(by: timing.pollInterval),
+            serviceSeen: serviceSeen)
         let event = ActivatedEvent(
             deviceID: deviceID, sessionID: grant.id, activatedAt: grant.wall, validDurationSeconds: grant.validSeconds)
         return [.publish(.activated(event), restoreRecord: record), schedule()]
@@ -297,9 +330,12 @@ struct EpskcSessionMachine: Sendable {
     ) -> [EpskcDirective] {
         guard let session else { return [] }
         self.session = nil
-        let verdict = EpskcReasonInference.infer(
+        endedUnannounced = session.serviceSeen ? nil : now
+        var verdict = EpskcReasonInference.infer(
             deactivatedByService: deactivatedByService, telemetry: telemetry,
             endedAtOrAfterDeadline: endedAt >= session.deadline)
+        // A key of unknown validity that ended before it must have cannot be said to have ended early.
+        if !session.validityKnown, verdict.detail == .endedEarly { verdict.detail = nil }
         let event = DeactivatedEvent(
             deviceID: deviceID, sessionID: session.id, reason: verdict.reason, detail: verdict.detail,
             activatedAt: session.activatedWall, deactivatedAt: session.wall(max(endedAt, session.activatedAt)),

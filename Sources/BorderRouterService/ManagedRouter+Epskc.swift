@@ -99,6 +99,17 @@ extension ManagedRouter {
         await serialized { await self.perform(self.machine.serviceWithdrawn(at: at, now: self.clock.now())) }
     }
 
+    /// The router's `_meshcop-e._udp` service appeared at `at` (mDNS): a key is active. If no session is
+    /// open, someone else started it, and a session of unknown validity opens for it.
+    func epskcServiceAppeared(at: ContinuousClock.Instant) async {
+        await serialized {
+            let now = self.clock.now()
+            let key = EpskcSessionMachine.Grant(
+                id: .random(), validSeconds: 0, now: min(at, now), wall: self.wallNow().advanced(by: min(at, now) - now))
+            await self.perform(self.machine.serviceAppeared(key, now: now))
+        }
+    }
+
     /// The open session, as a journal record.
     func openSession() -> EpskcSessionRecord? { machine.record }
 

@@ -43,10 +43,11 @@ extension ManagedRouter {
         guard agentInstance != nil else { return }
         var support = supportCell.value
         do {
-            let (role, version, id) = try await agent.read(.deviceRole, .otbrVersion, .borderAgentID)
+            let (role, version, id, xa) = try await agent.read(.deviceRole, .otbrVersion, .borderAgentID, .extendedAddress)
             summaryCell.update {
                 $0.role = role
                 $0.borderAgentID = id
+                $0.extendedAddress = xa
             }
             basicCell.update { $0.softwareVersion = version }
             support.networkManagement = true

@@ -29,4 +29,6 @@ public struct BorderRouterSummary: Hashable, Sendable {
     public var role: DeviceRole?
     /// Whether an ePSKc session is open on the router (tbrd's `EpskcActive`).
     public var epskcSessionOpen: Bool = false
+    /// The agent's extended address (the `xa` key of its `_meshcop._udp` TXT record), when known.
+    public var extendedAddress: ExtendedAddress?
 }

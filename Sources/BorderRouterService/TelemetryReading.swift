@@ -50,4 +50,13 @@ extension BorderAgentCounters {
             || epskcDeactivationDisconnects != earlier.epskcDeactivationDisconnects
             || epskcStartSecureSessionErrors != earlier.epskcStartSecureSessionErrors
     }
+
+    /// Whether a key may be active: more activations than keys that ended by clear, timeout, max
+    /// attempts or disconnect. (A session error ends a key too, but its counter also counts starts that
+    /// failed, so it cannot be subtracted: a key ended that way still looks possibly active.)
+    var mayHaveActiveKey: Bool {
+        UInt64(epskcActivations)
+            > UInt64(epskcDeactivationClears) + UInt64(epskcDeactivationTimeouts) + UInt64(epskcDeactivationMaxAttempts)
+            + UInt64(epskcDeactivationDisconnects)
+    }
 }

@@ -1,5 +1,6 @@
 internal import Dispatch
 import DBus
+import MDNS
 import TBRCommandLine
 import TBRFoundation
 
@@ -39,14 +40,22 @@ public enum OTBRSimulatorMain {
         // A reader that goes away must not kill the agents with SIGPIPE.
         signal(SIGPIPE, SIG_IGN)
         let signals = SignalWaiter()
+        var mdns: MDNSClient?
+        if command.configurations.contains(where: \.mdns) {
+            let client = MDNSClient(logger: logger.child("mdns"))
+            await client.start()
+            mdns = client
+        }
         var agents: [SimulatedAgent] = []
         for configuration in command.configurations {
-            let agent = SimulatedAgent(configuration: configuration, bus: command.bus, logger: logger)
+            let agent = SimulatedAgent(
+                configuration: configuration, bus: command.bus, logger: logger, mdns: configuration.mdns ? mdns : nil)
             do {
                 try await agent.start()
             } catch {
                 write("otbr-sim: cannot start \(configuration.interfaceName.busName) on the \(command.bus) bus: \(error)\n", to: 2)
                 for started in agents { await started.stop() }
+                await mdns?.close()
                 return ExitCode.unavailable.rawValue
             }
             agents.append(agent)
@@ -55,6 +64,7 @@ public enum OTBRSimulatorMain {
         let signal = await signals.next()
         logger.info("stopping", [("signal", "\(signal)")])
         for agent in agents { await agent.stop() }
+        await mdns?.close()
         return ExitCode.success.rawValue
     }
 

@@ -14,7 +14,14 @@ extension SimulatedAgent {
     ) -> Method {
         Method(name, inputs: inputs, outputs: outputs) { [weak self] call in
             guard let self else { throw DBusError(.failed, "the simulated agent is gone") }
-            return try await body(self, call)
+            do {
+                let reply = try await body(self, call)
+                await self.advertise()
+                return reply
+            } catch {
+                await self.advertise()
+                throw error
+            }
         }
     }
 

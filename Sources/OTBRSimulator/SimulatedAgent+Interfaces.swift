@@ -11,7 +11,14 @@ extension SimulatedAgent {
     ) -> @Sendable (MethodCall) async throws -> [DBusValue] {
         { [weak self] call in
             guard let self else { throw DBusError(.failed, "the simulated agent is gone") }
-            return try await body(self, call)
+            do {
+                let reply = try await body(self, call)
+                await self.advertise()
+                return reply
+            } catch {
+                await self.advertise()
+                throw error
+            }
         }
     }
 

@@ -41,6 +41,7 @@ extension SimulatedAgent {
             await resumeNetwork()
         }
         if let pending = persistent.pendingDataset { schedulePendingDataset(pending) }
+        await advertise()
     }
 
     /// `TryResumeNetwork`: with a stored network (PAN ID set), Thread comes up on its own.
@@ -107,6 +108,7 @@ extension SimulatedAgent {
         guard timers[key]?.token == token, life == self.life else { return }
         timers[key] = nil
         await action(self)
+        await advertise()
     }
 
     /// Cancels the timer of `key`, if any.

@@ -1,4 +1,5 @@
 public import DBus
+public import MDNS
 public import OpenThreadBR
 public import TBRFoundation
 
@@ -48,13 +49,29 @@ public actor SimulatedAgent {
     var earlyResults: [UInt64: Result<[DBusValue], any Error>] = [:]
     var nextWaiterID: UInt64 = 1
 
+    // MARK: mDNS (`--mdns`; see SimulatedAgent+MDNS.swift)
+    /// Where the agent publishes its services; nil without `--mdns`.
+    let mdns: MDNSClient?
+    var published = Advertisement()
+    var advertisementStale = false
+    var advertising = false
+    var meshcopPublication: PublicationID?
+    var ephemeralPublication: PublicationID?
+    /// The key whose `_meshcop-e._udp` port was chosen, and the port (a new one per activation).
+    var epskcAdvertisedKey: (generation: UInt64, port: UInt16)?
+    /// The Border Agent's DTLS port while it runs.
+    let borderAgentPort = UInt16.random(in: 49153...65535)
+
     /// An agent built as `configuration`, for `bus`; call ``start()`` to put it on the bus.
     /// - Parameters:
     ///   - clock: where delays come from.
     ///   - logger: where it logs (never keys or datasets).
+    ///   - mdns: where it publishes `_meshcop._udp` and `_meshcop-e._udp` (`--mdns`); nil: nowhere.
     public init(
-        configuration: SimulatorConfiguration, bus: Bus, clock: any TBRClock = SystemClock(), logger: Logger = .disabled
+        configuration: SimulatorConfiguration, bus: Bus, clock: any TBRClock = SystemClock(), logger: Logger = .disabled,
+        mdns: MDNSClient? = nil
     ) {
+        self.mdns = mdns
         self.configuration = configuration
         self.bus = bus
         self.clock = clock
@@ -98,6 +115,7 @@ public actor SimulatedAgent {
         stopped = true
         await exitProcess()
         cancelTimer(.restart)
+        await advertise()
     }
 
     /// Drops the agent off the bus at once, as a crash would, and brings it back after `restartAfter`.

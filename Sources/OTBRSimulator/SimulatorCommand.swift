@@ -14,6 +14,9 @@ struct SimulatorCommand: ParsableCommand {
             io.tbrd.Simulator1 at /io/tbrd/Simulator/<if>. Prints "ready <bus name>" on standard output when \
             each agent is on the bus, and runs until SIGTERM or SIGINT. See docs/otbr-sim.md.
 
+            With --mdns it also publishes its Border Agent services through avahi-daemon on the system bus \
+            (DBUS_SYSTEM_BUS_ADDRESS), waiting for avahi-daemon if it is not running.
+
             Exit status: 0 stopped by a signal, 64 usage error, 69 the bus could not be reached.
             """,
         version: OTBRSimulatorMain.version)
@@ -44,6 +47,9 @@ struct SimulatorCommand: ParsableCommand {
         .option(
             "pending-delay", valueName: "MS",
             help: "Milliseconds until a pending dataset (Delay Timer 300000) becomes active.", default: "300000"),
+        .flag(
+            "mdns",
+            help: "Publish _meshcop._udp (and _meshcop-e._udp while a key is active) through avahi-daemon on the system bus."),
         .flag("verbose", help: "Log at debug level on standard error."),
     ]
 
@@ -95,6 +101,7 @@ struct SimulatorCommand: ParsableCommand {
             c.productName = values.string("product") ?? c.productName
             (c.roleDelay, c.detachDelay, c.restartDelay, c.nat64Delay) = (delays[0], delays[1], delays[2], delays[3])
             c.pendingDelay = delays[4]
+            c.mdns = values.flag("mdns")
             built.append(c)
         }
         configurations = built

@@ -9,18 +9,19 @@ struct RootCommand: CommandGroup {
         discussion: """
             Device commands (list, info, epskc activate/deactivate/watch, network, dataset show) talk to \
             tbrd when it runs on the bus, otherwise directly to otbr-agent (said on standard error). \
-            Structure commands need tbrd. -d ROUTER takes a tbrd router id, an interface name such as \
+            Structure commands need tbrd. discover lists the border agents on the LAN through avahi-daemon \
+            (mDNS), with or without tbrd. -d ROUTER takes a tbrd router id, an interface name such as \
             wpan0, or a Border Agent ID, and may be left out when there is exactly one router.
 
             Output is text for people by default and JSON with --json. Secrets (network key, PSKc) are \
             shown as <redacted> unless --reveal-secrets is given where a command offers it.
 
             Exit status: 0 ok, 1 the operation failed, 64 usage error, 65 bad data, 69 tbrd, \
-            otbr-agent or the bus unavailable, 75 busy or timed out (try again), 77 permission denied.
+            otbr-agent, avahi-daemon or the bus unavailable, 75 busy or timed out (try again), 77 permission denied.
             """,
         version: TBRControlMain.version,
         subcommands: [
-            ListRouters.self, Info.self, EPSKc.self, Network.self, Dataset.self, Structure.self, Matter.self,
+            ListRouters.self, Info.self, EPSKc.self, Network.self, Dataset.self, Structure.self, Matter.self, Discover.self,
         ])
 
     static let arguments: [ArgumentSpec] = [.json, .bus]

@@ -2,6 +2,7 @@ import BorderRouterService
 import DBus
 import DeviceModel
 import FoundationEssentials
+import MDNS
 import OpenThreadBR
 import Store
 import TBRDBusAPI
@@ -24,6 +25,10 @@ actor DaemonRuntime {
     let infoCache: RouterInfoCache
     /// Routers whose summary changes are to be followed (fed by exportRouter, drained by followSummaries).
     let newRouters = AsyncStream.makeStream(of: DeviceID.self)
+    /// avahi-daemon, for the Border Agents on the network (DaemonRuntime+MDNS.swift).
+    let mdns: MDNSClient
+    /// The names the routers advertise over mDNS, as the service reads them.
+    let advertisedNames: AdvertisedRouterNames
 
     var exportedRouters: Set<DeviceID> = []
     var exportedStructures: Set<StructureID> = []
@@ -32,8 +37,10 @@ actor DaemonRuntime {
 
     private init(
         configuration: DaemonConfiguration, logger: Logger, clock: any TBRClock, store: TBRStore, connection: Connection,
-        structures: PersistentStructureStore, service: BorderRouterService
+        structures: PersistentStructureStore, service: BorderRouterService, mdns: MDNSClient, advertisedNames: AdvertisedRouterNames
     ) {
+        self.mdns = mdns
+        self.advertisedNames = advertisedNames
         self.configuration = configuration
         self.logger = logger
         self.clock = clock
@@ -84,12 +91,15 @@ actor DaemonRuntime {
         settings.defaultRouter.productID = configuration.productID == 0 ? nil : configuration.productID
         settings.defaultRouter.vendorName = configuration.vendorName
         settings.defaultRouter.productName = configuration.productName
+        let advertisedNames = AdvertisedRouterNames()
         let service = BorderRouterService(
             connection: connection, configuration: settings, clock: clock, logger: logger.child("service"),
-            eventSink: JournalSink(store: store, logger: logger.child("journal")), structureStore: structures)
+            eventSink: JournalSink(store: store, logger: logger.child("journal")), structureStore: structures,
+            advertisedNames: advertisedNames)
         return DaemonRuntime(
             configuration: configuration, logger: logger, clock: clock, store: store, connection: connection,
-            structures: structures, service: service)
+            structures: structures, service: service, mdns: MDNSClient(logger: logger.child("mdns")),
+            advertisedNames: advertisedNames)
     }
 
     /// Serves until a graceful shutdown, cancellation, or a part failing; then stops in order (see
@@ -104,6 +114,7 @@ actor DaemonRuntime {
                 group.addTask { await self.followRegistry() }
                 group.addTask { await self.forwardEpskcEvents() }
                 group.addTask { await self.followSummaries() }
+                group.addTask { await self.followBorderAgents() }
                 // Ends on a graceful shutdown, or when the task is cancelled (the group's hard deadline).
                 group.addTask { try? await gracefulShutdown() }
 
@@ -131,6 +142,7 @@ actor DaemonRuntime {
         } catch {
             failure = error
         }
+        await mdns.close()
         await connection.close()
         if let failure { throw failure }
     }

@@ -85,7 +85,7 @@ import Testing
 
         /// One random input.
         mutating func step() {
-            switch Int.random(in: 0..<9, using: &rng) {
+            switch Int.random(in: 0..<10, using: &rng) {
             case 0, 1:
                 h.advance(.milliseconds(.random(in: 0...3_000, using: &rng)))
                 if let due = wakeAt, h.now >= due { perform(h.machine.timerFired(now: h.now), after: "timerFired") }
@@ -114,6 +114,11 @@ import Testing
                 let instance = [":1.5", ":1.6"].randomElement(using: &rng)!
                 perform(h.machine.agentAppeared(instance: instance, now: h.now), after: "agentAppeared")
             case 6: perform(h.machine.serviceWithdrawn(at: h.now, now: h.now), after: "serviceWithdrawn")
+            case 8:
+                // Someone else's key (or a late announcement of ours).
+                if Bool.random(using: &rng) { counters.epskcActivations &+= 1 }
+                let key = EpskcSessionMachine.Grant(id: .random(), validSeconds: 0, now: h.now, wall: h.wall)
+                perform(h.machine.serviceAppeared(key, now: h.now), after: "serviceAppeared")
             case 7:
                 let record = h.machine.record ?? EpskcSessionRecord(
                     deviceID: "wpan0", sessionID: .random(), activatedAt: h.wall.advanced(by: .seconds(-2)),

@@ -17,7 +17,8 @@ struct EpskcWatchEvent: Sendable, Hashable, Encodable {
     var activatedAt: WallTime
     /// When it ended; deactivations only.
     var deactivatedAt: WallTime?
-    /// How long the key was granted for, in seconds, when known (text output only).
+    /// How long the key was granted for, in seconds, when known (text output only); 0 for a key started
+    /// outside tbrd (its validity is unknown).
     var validSeconds: Int?
 
     /// The two kinds of event.
@@ -49,7 +50,7 @@ struct EpskcWatchEvent: Sendable, Hashable, Encodable {
     func render() -> String {
         switch event {
         case .epskcModeActivated:
-            let valid = validSeconds.map { " (valid \($0) s)" } ?? ""
+            let valid = validSeconds.map { $0 > 0 ? " (valid \($0) s)" : " (started outside tbrd, validity unknown)" } ?? ""
             return "\(activatedAt)  #\(sequence)  \(router)  activated\(valid)"
         case .epskcModeDeactivated:
             let end = deactivatedAt ?? activatedAt

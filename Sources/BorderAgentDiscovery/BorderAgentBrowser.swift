@@ -1,0 +1,68 @@
+public import MDNS
+
+/// Browses `_meshcop._udp` and `_meshcop-e._udp` through an ``MDNS/MDNSClient`` and keeps a
+/// ``BorderAgentTable``.
+///
+/// ```swift
+/// let browser = BorderAgentBrowser(client: mdns)
+/// await browser.run { event, table in print(event) }      // until the task is cancelled
+/// ```
+public struct BorderAgentBrowser: Sendable {
+    /// The mDNS client browsed with.
+    public let client: MDNSClient
+    /// How many undelivered events each browse holds (see ``MDNS/ServiceEventStream``).
+    public let bufferLimit: Int
+
+    /// A browser over `client`.
+    public init(client: MDNSClient, bufferLimit: Int = 512) {
+        self.client = client
+        self.bufferLimit = bufferLimit
+    }
+
+    /// Browses until the task is cancelled, the client closes, or `deadline` passes; calls `body` for
+    /// every change with the table after it, in order.
+    /// - Returns: the table at the end.
+    @discardableResult
+    public func run(
+        until deadline: ContinuousClock.Instant? = nil, _ body: (BorderAgentEvent, BorderAgentTable) async -> Void = { _, _ in }
+    ) async -> BorderAgentTable {
+        enum Input: Sendable {
+            case meshcop(ServiceEvent)
+            case ephemeral(ServiceEvent)
+        }
+        let meshcop = await client.browse(.meshcop, bufferLimit: bufferLimit)
+        let ephemeral = await client.browse(.meshcopEphemeral, bufferLimit: bufferLimit)
+        let (inputs, continuation) = AsyncStream.makeStream(of: Input.self)
+        var table = BorderAgentTable()
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask {
+                for await event in meshcop { continuation.yield(.meshcop(event)) }
+                continuation.finish()
+            }
+            group.addTask {
+                for await event in ephemeral { continuation.yield(.ephemeral(event)) }
+                continuation.finish()
+            }
+            if let deadline {
+                group.addTask {
+                    do {
+                        try await ContinuousClock().sleep(until: deadline, tolerance: nil)
+                    } catch {
+                        // Cancelled: the browse is ending anyway.
+                    }
+                    continuation.finish()
+                }
+            }
+            for await input in inputs {
+                let change: BorderAgentEvent? =
+                    switch input {
+                    case .meshcop(let event): table.meshcop(event)
+                    case .ephemeral(let event): table.ephemeral(event)
+                    }
+                if let change { await body(change, table) }
+            }
+            group.cancelAll()
+        }
+        return table
+    }
+}
