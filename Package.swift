@@ -35,6 +35,7 @@ let package = Package(
         // MARK: wrappers
         .target(name: "DBus", dependencies: ["CDBus", "TBRFoundation"], swiftSettings: strict),
         .target(name: "Store", dependencies: ["CSQLite", "TBRFoundation"], swiftSettings: strict),
+        .target(name: "Firewall", swiftSettings: strict),
 
         // MARK: domain
         .target(name: "MeshCoP", dependencies: ["TBRFoundation", "CLibCrypto"], swiftSettings: strict),
@@ -43,7 +44,7 @@ let package = Package(
         .target(name: "DeviceModel", dependencies: ["MeshCoP", "TBRFoundation"], swiftSettings: strict),
         .target(
             name: "BorderRouterService",
-            dependencies: ["DeviceModel", "OpenThreadBR", "DBus", "MeshCoP", "TBRFoundation"],
+            dependencies: ["DeviceModel", "OpenThreadBR", "DBus", "MeshCoP", "Firewall", "TBRFoundation"],
             swiftSettings: strict),
 
         // MARK: apps
@@ -62,7 +63,7 @@ let package = Package(
         .target(
             name: "TBRDaemon",
             dependencies: [
-                "BorderRouterService", "DeviceModel", "OpenThreadBR", "Store", "DBus", "TBRDBusAPI", "MeshCoP",
+                "BorderRouterService", "DeviceModel", "OpenThreadBR", "Store", "DBus", "TBRDBusAPI", "MeshCoP", "Firewall",
                 "TBRLifecycle", "TBRCommandLine", "TBRFoundation",
             ],
             swiftSettings: strict),
@@ -89,11 +90,13 @@ let package = Package(
         .testTarget(name: "TBRLifecycleTests", dependencies: ["TBRLifecycle", "TBRTestKit"], swiftSettings: strict),
         .testTarget(
             name: "DeviceModelTests",
-            dependencies: ["DeviceModel", "BorderRouterService", "OTBRSimulator", "OpenThreadBR", "DBus", "MeshCoP", "TBRTestKit"],
+            dependencies: [
+                "DeviceModel", "BorderRouterService", "OTBRSimulator", "OpenThreadBR", "DBus", "MeshCoP", "Firewall", "TBRTestKit",
+            ],
             swiftSettings: strict),
         .testTarget(
             name: "TBRDaemonTests",
-            dependencies: ["TBRDaemon", "TBRDBusAPI", "DBus", "MeshCoP", "TBRFoundation", "TBRTestKit"],
+            dependencies: ["TBRDaemon", "TBRDBusAPI", "DBus", "MeshCoP", "OpenThreadBR", "TBRFoundation", "TBRTestKit"],
             swiftSettings: strict),
         .testTarget(
             name: "TBRControlTests",
