@@ -98,12 +98,19 @@ extension DaemonRuntime {
     }
 
     private func policyStatus(_ id: StructureID) async throws -> [PolicyStatusRow] {
-        let policies = try await store.appliedPolicies(inStructure: try PersistentStructureStore.recordID(id))
-        return policies.sorted { $0.key < $1.key }.map { router, p in
-            switch p.state {
-            case .applied: PolicyStatusRow(router: router.rawValue, state: "applied", error: "")
-            case .pending: PolicyStatusRow(router: router.rawValue, state: "pending", error: "")
-            case .failed(let why): PolicyStatusRow(router: router.rawValue, state: "failed", error: why)
+        try await structures.policyStatus(of: id).map {
+            PolicyStatusRow(router: $0.deviceID.rawValue, state: $0.state.rawValue, detail: $0.detail)
+        }
+    }
+
+    /// Signals `PolicyStatus` each time the reconciler has recorded a structure's statuses anew.
+    func followPolicyStatus() async {
+        for await change in structureChanges {
+            guard case .policyStatusChanged(let id) = change else { continue }
+            do {
+                emitStructureChanged(id, [.policyStatus: try await policyStatus(id).dbusValue])
+            } catch {
+                logger.debug("a structure's policy status could not be read for its signal", [("structure", id.rawValue), ("error", "\(error)")])
             }
         }
     }

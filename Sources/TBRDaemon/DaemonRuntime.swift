@@ -1,6 +1,7 @@
 import BorderRouterService
 import DBus
 import DeviceModel
+import Firewall
 import FoundationEssentials
 import OpenThreadBR
 import Store
@@ -24,6 +25,8 @@ actor DaemonRuntime {
     let infoCache: RouterInfoCache
     /// Routers whose summary changes are to be followed (fed by exportRouter, drained by followSummaries).
     let newRouters = AsyncStream.makeStream(of: DeviceID.self)
+    /// The structures' changes, subscribed before anything runs (drained by followPolicyStatus).
+    let structureChanges: EventStream<StructureChange>
 
     var exportedRouters: Set<DeviceID> = []
     var exportedStructures: Set<StructureID> = []
@@ -41,6 +44,7 @@ actor DaemonRuntime {
         self.connection = connection
         self.structures = structures
         self.service = service
+        self.structureChanges = structures.changes(bufferLimit: 4096)
         self.infoCache = RouterInfoCache { [store, logger] id, snapshot in
             await Self.persist(snapshot, of: id, in: store, logger: logger)
         }
@@ -84,9 +88,12 @@ actor DaemonRuntime {
         settings.defaultRouter.productID = configuration.productID == 0 ? nil : configuration.productID
         settings.defaultRouter.vendorName = configuration.vendorName
         settings.defaultRouter.productName = configuration.productName
+        settings.policyCheckInterval = .seconds(configuration.policyCheckInterval)
+        let firewall: (any HostFirewall)? = configuration.firewall == .nftables ? NFTables(tool: configuration.nftPath) : nil
         let service = BorderRouterService(
             connection: connection, configuration: settings, clock: clock, logger: logger.child("service"),
-            eventSink: JournalSink(store: store, logger: logger.child("journal")), structureStore: structures)
+            eventSink: JournalSink(store: store, logger: logger.child("journal")), structureStore: structures,
+            firewall: firewall)
         return DaemonRuntime(
             configuration: configuration, logger: logger, clock: clock, store: store, connection: connection,
             structures: structures, service: service)
@@ -104,6 +111,7 @@ actor DaemonRuntime {
                 group.addTask { await self.followRegistry() }
                 group.addTask { await self.forwardEpskcEvents() }
                 group.addTask { await self.followSummaries() }
+                group.addTask { await self.followPolicyStatus() }
                 // Ends on a graceful shutdown, or when the task is cancelled (the group's hard deadline).
                 group.addTask { try? await gracefulShutdown() }
 
