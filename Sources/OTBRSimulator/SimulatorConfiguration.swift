@@ -46,6 +46,9 @@ public struct SimulatorConfiguration: Sendable {
     /// become active (`--pending-delay`); its Delay Timer counts down over this time. As on the real
     /// agent, 300 s unless shortened.
     public var pendingDelay: Duration = .seconds(300)
+    /// The infrastructure (LAN) interface `InfraLinkInfo` names (`--infra-interface`): the one whose
+    /// prefixes tbrd's host firewall lets the mesh reach under `none`.
+    public var infraInterfaceName = "eth0"
     /// The radio's factory EUI-64 (random unless given).
     public var eui64: EUI64
 
