@@ -37,6 +37,8 @@ extension BorderRouterService {
         let policy = PolicyReconciler(
             store: structureStore, firewall: firewall, connection: connection, configuration: configuration, clock: clock,
             logger: logger.child("policy"))
+        self.policy = policy
+        defer { self.policy = nil }
         phase = .running(continuation)
         logger.info("border router service running", [("routers", "\(routers.count)")])
         for waiter in readyWaiters { waiter.resume() }

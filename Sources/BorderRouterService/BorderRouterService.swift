@@ -38,6 +38,8 @@ public actor BorderRouterService: HomeBackend {
 
     var routers: [DeviceID: ManagedRouter] = [:]
     var phase = Phase.idle
+    /// The internet-access policy reconciler while ``run()`` runs.
+    var policy: PolicyReconciler?
     var readyWaiters: [CheckedContinuation<Void, Never>] = []
 
     enum Phase {
@@ -132,6 +134,15 @@ public actor BorderRouterService: HomeBackend {
         guard let router = routers[id] else { throw HomeError(.notFound, "there is no border router with the id \(id)") }
         if refreshing { await router.refresh() }
         return router
+    }
+
+    // MARK: internet-access policy
+
+    /// Returns once the policy reconciler has taken in every structure change stored so far and recorded
+    /// the statuses that follow (routers still being applied are `pending`), so that a status read next
+    /// is about the settings just written. Returns at once when the service is not running.
+    public func policySettled() async {
+        await policy?.settled()
     }
 
     // MARK: ePSKc sessions across restarts

@@ -20,6 +20,8 @@ enum PolicyInput: Sendable {
     case addressesChanged
     /// The wake-up the machine asked for is due.
     case timer
+    /// Someone waits until everything before this input is taken in and its statuses recorded.
+    case barrier(CheckedContinuation<Void, Never>)
 }
 
 /// The reconciler's queue of inputs: any task submits, the loop takes them one at a time and learns
@@ -27,24 +29,43 @@ enum PolicyInput: Sendable {
 /// store write per structure). Repeated "read the structures again" and address changes collapse
 /// into one.
 final class PolicyInbox: Sendable {
-    private let queue = Mutex<[PolicyInput]>([])
+    private struct State {
+        var queue: [PolicyInput] = []
+        var closed = false
+    }
+
+    private let state = Mutex(State())
     private let signal = WakeSignal()
 
-    /// Queues `input` and wakes the loop.
+    /// Queues `input` and wakes the loop. Once the inbox is closed, a barrier returns at once and other
+    /// inputs are dropped.
     func submit(_ input: PolicyInput) {
-        queue.withLock { q in
+        let refused = state.withLock { s -> PolicyInput? in
+            guard !s.closed else { return input }
             switch input {
-            case .structuresChanged where q.contains(where: { if case .structuresChanged = $0 { true } else { false } }): return
-            case .addressesChanged where q.contains(where: { if case .addressesChanged = $0 { true } else { false } }): return
-            default: q.append(input)
+            case .structuresChanged where s.queue.contains(where: { if case .structuresChanged = $0 { true } else { false } }): break
+            case .addressesChanged where s.queue.contains(where: { if case .addressesChanged = $0 { true } else { false } }): break
+            default: s.queue.append(input)
             }
+            return nil
         }
+        if case .barrier(let waiter)? = refused { waiter.resume() }
         signal.signal()
+    }
+
+    /// Closes the inbox (the loop has stopped): waiting barriers return, later inputs are dropped.
+    func close() {
+        let left = state.withLock { s -> [PolicyInput] in
+            s.closed = true
+            defer { s.queue.removeAll() }
+            return s.queue
+        }
+        for case .barrier(let waiter) in left { waiter.resume() }
     }
 
     /// The next input, or nil when the queue is empty.
     func next() -> PolicyInput? {
-        queue.withLock { q in q.isEmpty ? nil : q.removeFirst() }
+        state.withLock { s in s.queue.isEmpty ? nil : s.queue.removeFirst() }
     }
 
     /// Returns when an input was submitted since the last call (at once if one is waiting), or when the

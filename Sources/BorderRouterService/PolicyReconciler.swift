@@ -52,6 +52,7 @@ actor PolicyReconciler {
         logger.info(
             "internet-access policy reconciler running",
             [("firewall", firewall == nil ? "off" : "on"), ("address-changes", addressChanges == nil ? "polled" : "followed")])
+        defer { inbox.close() }
         await withDiscardingTaskGroup { group in
             let inbox = self.inbox
             group.addTask {
@@ -136,7 +137,18 @@ actor PolicyReconciler {
             await perform(machine.addressesChanged(now: now), &group)
         case .timer:
             await perform(machine.timerFired(now: now), &group)
+        case .barrier(let waiter):
+            await recordStatuses()
+            waiter.resume()
         }
+    }
+
+    /// Returns once every structure change stored before the call has been taken in and the statuses
+    /// that follow from it are recorded (routers still being applied are `pending`); at once when the
+    /// reconciler is not running.
+    nonisolated func settled() async {
+        inbox.submit(.structuresChanged)
+        await withCheckedContinuation { inbox.submit(.barrier($0)) }
     }
 
     /// Every structure with its option and routers, or nil (logged) when the store cannot be read.

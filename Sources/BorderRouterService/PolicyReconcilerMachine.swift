@@ -322,7 +322,7 @@ struct PolicyReconcilerMachine: Sendable {
                 parts.append((.pending, "applying"))
             }
         } else {
-            parts.append((.applied, "not managed: tbrd leaves NAT64 and DHCPv6-PD as they are"))
+            parts.append((.applied, "not managed"))
         }
         parts.append(firewallPart(id))
         let worst = [RouterPolicyStatus.State.failed, .pending, .unsupported].first { s in parts.contains { $0.0 == s } } ?? .applied

@@ -66,6 +66,7 @@ extension DaemonRuntime {
         let info = try await structure(named: structureName)
         let id = try await resolve(router)
         try await structures.addDevice(id, to: info.id)
+        await service.policySettled()
         emitStructureChanged(info.id, [.borderRouters: try await routerPaths(info.id)])
         emitRouterChanged(id, [.structure: .string(info.name)])
     }
@@ -74,6 +75,7 @@ extension DaemonRuntime {
         let info = try await structure(named: structureName)
         let id = try await resolve(router)
         try await structures.removeDevice(id, from: info.id)
+        await service.policySettled()
         emitStructureChanged(info.id, [.borderRouters: try await routerPaths(info.id)])
         emitRouterChanged(id, [.structure: .string("")])
     }
@@ -91,6 +93,8 @@ extension DaemonRuntime {
 
     private func update(_ id: StructureID, _ change: @escaping @Sendable (inout ThreadNetworkSettingsTrait.Attributes) -> Void) async throws {
         let updated = try await structures.updateSettings(of: id, change)
+        // The policy status read after this call is about the option just written.
+        await service.policySettled()
         emitStructureChanged(id, [
             .internetAccessOption: .string(Self.busName(updated.internetAccessOption)),
             .defaultThreadNetworkId: .string(updated.defaultThreadNetworkId?.description ?? ""),
