@@ -87,6 +87,7 @@ let package = Package(
             dependencies: ["OpenThreadBR", "OTBRSimulator", "DBus", "MeshCoP", "TBRTestKit"],
             swiftSettings: strict),
         .testTarget(name: "StoreTests", dependencies: ["Store", "TBRTestKit"], swiftSettings: strict),
+        .testTarget(name: "FirewallTests", dependencies: ["Firewall", "TBRTestKit"], swiftSettings: strict),
         .testTarget(name: "TBRLifecycleTests", dependencies: ["TBRLifecycle", "TBRTestKit"], swiftSettings: strict),
         .testTarget(
             name: "DeviceModelTests",

@@ -13,7 +13,10 @@ public struct NFTables: HostFirewall {
         self.timeout = timeout
     }
 
+    /// Without `nft` there is nothing tbrd can have put in place, so an empty ruleset is taken as in
+    /// place; any other fails with ``FirewallError/nftNotFound(_:)``.
     public func replace(with ruleset: FirewallRuleset) async throws(FirewallError) -> FirewallSnapshot {
+        if ruleset.isEmpty, Subprocess.locate(tool) == nil { return FirewallSnapshot(listing: nil) }
         let script = try ruleset.script()
         let result = try await run(["-f", "-"], input: Array(script.utf8))
         guard result.status == 0 else { throw .nftFailed(status: result.status, message: Self.firstLines(result.stderr)) }

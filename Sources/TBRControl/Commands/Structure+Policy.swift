@@ -1,4 +1,5 @@
 import DBus
+import Synchronization
 import TBRCommandLine
 import TBRFoundation
 
@@ -100,19 +101,28 @@ extension Structure {
         }
 
         /// Reads the policy until every online router is applied, failed or unsupported (true), or
-        /// `limit` passes (false, with the last reading).
+        /// `limit` passes (false, with the last reading; the wait is cut off even if tbrd is slow to answer).
         static func waitUntilSettled(_ tbrd: TbrdBackend, structure: String, at path: ObjectPath, within limit: Duration)
             async throws -> (PolicyView, Bool)
         {
-            let clock = ContinuousClock()
-            let deadline = clock.now.advanced(by: limit)
-            while true {
-                let view = try await tbrd.policy(of: structure, at: path)
-                let online = Set(try await tbrd.routerEntries().map(\.listing).filter(\.online).map(\.id))
-                let settled = view.routers.allSatisfy { !online.contains($0.id) || $0.state != "pending" }
-                if settled { return (view, true) }
-                if clock.now >= deadline { return (view, false) }
-                try await clock.sleep(until: min(deadline, clock.now.advanced(by: .milliseconds(100))), tolerance: nil)
+            let last = Mutex<PolicyView?>(nil)
+            let outcome = try await Deadline.run(after: limit) {
+                while true {
+                    let view = try await tbrd.policy(of: structure, at: path)
+                    last.withLock { $0 = view }
+                    var settled = true
+                    for row in view.routers where row.state == "pending" {
+                        if try await tbrd.isOnline(row.id) { settled = false }
+                    }
+                    if settled { return view }
+                    try await Task.sleep(for: .milliseconds(100))
+                }
+            }
+            switch outcome {
+            case .finished(let view): return (view, true)
+            case .timedOut:
+                let view = last.withLock { $0 } ?? PolicyView(structure: structure, internetAccessOption: "", routers: [])
+                return (view, false)
             }
         }
 

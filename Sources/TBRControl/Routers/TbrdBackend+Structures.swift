@@ -151,6 +151,18 @@ extension TbrdBackend {
         }
     }
 
+    /// Whether router `id`'s otbr-agent is on the bus (`BorderRouter1.Online`; tbrd answers it without
+    /// asking the agent).
+    func isOnline(_ id: String) async throws -> Bool {
+        let object = RemoteObject(
+            connection: connection, destination: TBRDBusAPI.busName, path: TBRDBusAPI.routerPath(id), interface: TBRDBusAPI.BorderRouter.interface)
+        do {
+            return try await object.property(TBRDBusAPI.BorderRouter.Property.online.rawValue, as: Bool.self)
+        } catch {
+            throw ErrorMapping.controlError(error, doing: "reading whether border router \(id) is online")
+        }
+    }
+
     static func view(_ row: PolicyStatusRow) -> PolicyRouterView {
         PolicyRouterView(id: row.router, state: row.state, detail: row.detail)
     }
