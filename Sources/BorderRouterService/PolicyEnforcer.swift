@@ -131,7 +131,7 @@ struct PolicyEnforcer: Sendable {
         } catch where error.cause == .notRunning {
             throw error
         } catch {
-            throw ApplyFailure(reason: "switching DHCPv6-PD \(plan.dhcp6PD ? "on" : "off") failed: \(error.description)")
+            throw ApplyFailure(reason: error.description)
         }
         return nil
     }
@@ -152,7 +152,7 @@ struct PolicyEnforcer: Sendable {
         } catch where error.cause == .notRunning {
             throw error
         } catch {
-            throw ApplyFailure(reason: "SetNat64Enabled(\(plan.nat64)) failed: \(error.description)")
+            throw ApplyFailure(reason: error.description)
         }
         let deadline = clock.now().advanced(by: nat64Timeout)
         var state = current
