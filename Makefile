@@ -53,6 +53,7 @@ bench: deps
 	bench/dbus.sh
 	bench/meshcop.sh
 	bench/tbrd.sh
+	bench/policy.sh
 
 demo: build
 	demo/run.sh

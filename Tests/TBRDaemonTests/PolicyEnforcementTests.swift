@@ -131,19 +131,37 @@ import Glibc
 
     @Test func anOfflineRouterIsPendingAndAppliedWhenItsAgentReturns() async throws {
         try await withDaemon { env throws in
-            try await env.startSimulator(["wpan0", "wpan1"], extra: ["--nat64-delay", "100"])
-            try await env.startDaemon()
-            let structure = try await Self.home(env, ["wpan0", "wpan1"])
-            try await Self.set("none", on: structure, for: ["wpan0", "wpan1"])
-            _ = try await env.simulatorControl("wpan1").call("Crash", [.uint32(1500)])
-            try await eventually("wpan1 is offline") { try await env.router("wpan1").property("Online", as: Bool.self) == false }
-            try await Self.set("nat64Only", on: structure, for: ["wpan0"])
-            let offline = try #require(try await Self.status(structure)["wpan1"])
-            #expect(offline.state == "pending" && offline.detail.contains("offline"), "\(offline)")
-            try await eventually("wpan1 applied once back", timeout: .seconds(10)) {
-                try await Self.status(structure)["wpan1"]?.state == "applied"
+            try await env.startSimulator(["wpan0"], extra: ["--nat64-delay", "100"])
+            // wpan1 is an otbr-sim of its own, stopped and started again by the test.
+            func startWpan1() async throws -> TestProcess {
+                let p = try TestProcess(
+                    try Executables.product("otbr-sim"),
+                    ["--bus", env.address, "--dataset", demoDataset, "--role-delay", "100", "--nat64-delay", "100", "--interface", "wpan1"],
+                    directory: env.directory)
+                try await eventually("wpan1's agent is ready") { p.stdout.contains("ready") || !p.isRunning }
+                return p
             }
-            #expect(try await Self.nat64On(env, "wpan1"))
+            var wpan1 = try await startWpan1()
+            do {
+                try await env.startDaemon()
+                try await eventually("tbrd knows wpan1") { try await env.router("wpan1").property("Online", as: Bool.self) }
+                let structure = try await Self.home(env, ["wpan0", "wpan1"])
+                try await Self.set("none", on: structure, for: ["wpan0", "wpan1"])
+                await wpan1.terminate()
+                try await eventually("wpan1 is offline") { try await env.router("wpan1").property("Online", as: Bool.self) == false }
+                try await Self.set("nat64Only", on: structure, for: ["wpan0"])
+                let offline = try #require(try await Self.status(structure)["wpan1"])
+                #expect(offline.state == "pending" && offline.detail.contains("offline"), "\(offline)")
+                wpan1 = try await startWpan1()
+                try await eventually("wpan1 applied once back", timeout: .seconds(10)) {
+                    try await Self.status(structure)["wpan1"]?.state == "applied"
+                }
+                #expect(try await Self.nat64On(env, "wpan1"))
+            } catch {
+                await wpan1.terminate()
+                throw error
+            }
+            await wpan1.terminate()
         }
     }
 
