@@ -1,16 +1,16 @@
 #!/usr/bin/env bash
 # The internet-access policy at scale: N otbr-sim routers (one process, --interface N times, built with
-# DHCPv6-PD) in one structure; the time from writing Structure1.InternetAccessOption (busctl
-# set-property) until PolicyStatus says "applied" for all N (busctl get-property, polled back to back),
-# for N = 8, 16, 32 and 64, cycling none → all → nat64Only so that every round changes NAT64, PD and
-# the firewall on every router.
+# DHCPv6-PD) in one structure; the time from writing Structure1.InternetAccessOption (Properties.Set)
+# until a PropertiesChanged of PolicyStatus says "applied" for all N (a python3-dbus client that waits
+# for the signal, so the measurement does not load the machine), for N = 8, 16, 32 and 64, cycling
+# none → all → nat64Only so that every change switches NAT64, PD and the firewall on every router.
 # As root tbrd runs in a network namespace of its own with its real nftables firewall (never this host's);
 # otherwise with firewall = off (the output says which).
 # Release build with the Swift runtime linked in, as `make install` builds it (bench/build/static).
-# Usage: bench/policy.sh [ROUNDS]   (default 6 changes per N)
+# Usage: bench/policy.sh [ROUNDS]   (default 15 changes per N, 5 of each option)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-rounds=${1:-6}
+rounds=${1:-15}
 scratch=bench/build/static
 for product in tbrd tbrctl otbr-sim; do
   swift build -c release --static-swift-stdlib --scratch-path "$scratch" --product "$product" >/dev/null
@@ -54,8 +54,45 @@ else
   echo "not root: tbrd runs with firewall = off (NAT64 and PD only)"
 fi
 
-ms() { date +%s%N; }
-applied() { busctl --address="$bus" get-property io.tbrd /io/tbrd/structure/1 io.tbrd.Structure1 PolicyStatus | grep -o '"applied"' | wc -l; }
+cat > "$work/measure.py" <<'PY'
+# measure.py ADDRESS N ROUNDS: prints "option milliseconds" per change.
+import sys, time
+import dbus
+from dbus.mainloop.glib import DBusGMainLoop
+from gi.repository import GLib
+
+DBusGMainLoop(set_as_default=True)
+address, n, rounds = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+bus = dbus.bus.BusConnection(address)
+path = "/io/tbrd/structure/1"
+props = dbus.Interface(bus.get_object("io.tbrd", path), "org.freedesktop.DBus.Properties")
+loop = GLib.MainLoop()
+state = {}
+
+def settled(rows):
+    return len(rows) == n and all(str(r[1]) == "applied" for r in rows)
+
+def changed(interface, values, invalidated):
+    if "PolicyStatus" in values and state.get("t1") is None and settled(values["PolicyStatus"]):
+        state["t1"] = time.monotonic()
+        loop.quit()
+
+bus.add_signal_receiver(changed, "PropertiesChanged", "org.freedesktop.DBus.Properties", "io.tbrd", path)
+options = ["none", "all", "nat64Only"]
+for r in range(rounds):
+    option = options[r % 3]
+    state.clear()
+    state["t1"] = None
+    t0 = time.monotonic()
+    props.Set("io.tbrd.Structure1", "InternetAccessOption", dbus.String(option))
+    GLib.timeout_add(20000, loop.quit)
+    if state["t1"] is None:
+        loop.run()
+    if state["t1"] is None:
+        print(option, "timeout", flush=True)
+        sys.exit(1)
+    print(option, "%.1f" % ((state["t1"] - t0) * 1000), flush=True)
+PY
 
 echo
 printf '%-8s %-12s %10s %10s %10s\n' routers option "median ms" "min ms" "max ms"
@@ -73,19 +110,10 @@ for n in 8 16 32 64; do
   "$bin/tbrctl" --bus "$bus" structure create Home >/dev/null
   for ((i = 0; i < n; i++)); do "$bin/tbrctl" --bus "$bus" structure add Home "wpan$i" >/dev/null; done
   sleep 1  # let the routers settle (leaders, NAT64)
-  declare -A times=()
-  options=(none all nat64Only)
-  for ((r = 0; r < rounds; r++)); do
-    opt=${options[$((r % 3))]}
-    t0=$(ms)
-    busctl --address="$bus" set-property io.tbrd /io/tbrd/structure/1 io.tbrd.Structure1 InternetAccessOption s "$opt"
-    until [ "$(applied)" -eq "$n" ]; do :; done
-    t1=$(ms)
-    times[$opt]+="$(( (t1 - t0) / 1000 )) "
+  /usr/bin/python3 "$work/measure.py" "$bus" "$n" "$rounds" > "$work/times"
+  for opt in none all nat64Only; do
+    printf '%-8s %-12s %s\n' "$n" "$opt" "$(awk -v o="$opt" '$1 == o { print $2 }' "$work/times" | sort -n |
+      awk '{ a[NR] = $1 } END { printf "%10.1f %10.1f %10.1f", a[int((NR + 1) / 2)], a[1], a[NR] }')"
   done
-  for opt in "${options[@]}"; do
-    printf '%-8s %-12s %s\n' "$n" "$opt" "$(echo ${times[$opt]} | tr ' ' '\n' | sort -n | awk '{ a[NR] = $1 } END { printf "%10.1f %10.1f %10.1f", a[int((NR + 1) / 2)] / 1000, a[1] / 1000, a[NR] / 1000 }')"
-  done
-  unset times
   kill "$tbrd" "$sim"; wait "$tbrd" "$sim" 2>/dev/null || true
 done

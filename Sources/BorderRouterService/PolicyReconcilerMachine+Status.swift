@@ -14,13 +14,15 @@ extension PolicyReconcilerMachine {
     /// not: the rules hold whatever the router does), with the prefixes of its infrastructure interface
     /// (none known yet: only link-local and ULA are let through).
     var desiredFirewall: FirewallRuleset {
-        var entries: [FirewallRuleset.Entry] = []
-        for (id, s) in membership {
-            guard let option = structures[s]?.option, let restriction = RouterPolicyPlan.restriction(option) else { continue }
-            let lan = routers[id]?.infrastructureInterface.flatMap { links[$0] } ?? .none
-            entries.append(FirewallRuleset.Entry(threadInterface: id.rawValue, restriction: restriction, lan: lan))
-        }
-        return FirewallRuleset(entries)
+        FirewallRuleset(membership.keys.compactMap { desiredEntry($0) })
+    }
+
+    /// Router `id`'s entry of ``desiredFirewall``, nil when it needs none.
+    func desiredEntry(_ id: DeviceID) -> FirewallRuleset.Entry? {
+        guard let s = membership[id], let option = structures[s]?.option, let restriction = RouterPolicyPlan.restriction(option)
+        else { return nil }
+        let lan = routers[id]?.infrastructureInterface.flatMap { links[$0] } ?? .none
+        return FirewallRuleset.Entry(threadInterface: id.rawValue, restriction: restriction, lan: lan)
     }
 
     /// The infrastructure interfaces of the routers whose firewall entries need their prefixes.
@@ -62,7 +64,7 @@ extension PolicyReconcilerMachine {
     /// The host firewall's part of router `id`'s status: applied once its entry (or its absence) is in
     /// place; failed while the last replace failed; pending otherwise.
     fileprivate func firewallPart(_ id: DeviceID) -> (RouterPolicyStatus.State, String) {
-        let wanted = desiredFirewall.entries.first { $0.threadInterface == id.rawValue }
+        let wanted = desiredEntry(id)
         guard timing.firewallManaged else {
             return (.applied, wanted == nil ? "" : "no host firewall rules: tbrd's firewall is off")
         }
