@@ -10,9 +10,11 @@ import TBRFoundation
 /// 1. `Capabilities` says what the agent is built with; `InfraLinkInfo` names its infrastructure
 ///    interface (for the host firewall).
 /// 2. DHCPv6-PD through `FeatureFlagListData`, read-modify-write (``BorderRouterAgent/updateFeatureFlags(_:)``):
-///    only `enable_dhcp6_pd` changes, and `enable_nat64` is set to the plan's NAT64 (the agent applies every
-///    flag of a write, so the write must not switch NAT64 against the plan); every other field and every
-///    unknown field is written back byte-exact. Nothing is written when the flag already says the plan.
+///    `enable_dhcp6_pd` changes, and `enable_nat64` is set to the plan's NAT64 (the agent applies every
+///    flag of a write, so the write must not switch NAT64 against the plan); every other field present,
+///    unknown ones included, is written back byte-exact (absent `enable_ephemeralkey` and
+///    `enable_dns_upstream_query` are first filled from the agent's state, as absent means off). Nothing
+///    is written when the flag already says the plan.
 /// 3. NAT64 with `SetNat64Enabled` when `Nat64State` disagrees, then `Nat64State` is polled until it
 ///    agrees (enabled: anything but `(disabled, disabled)`), for at most ``nat64Timeout``.
 ///
