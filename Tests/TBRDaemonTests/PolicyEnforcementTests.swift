@@ -207,11 +207,11 @@ import Glibc
                 busctl, ["--address=\(env.address)", "call", "io.openthread.BorderRouter.wpan0", "/io/openthread/BorderRouter/wpan0",
                          "io.openthread.BorderRouter", "SetNat64Enabled", "b", "true"])
             #expect(on.status == 0, "\(on.stderr)")
-            #expect(try await Self.nat64On(env, "wpan0"), "switched on behind tbrd's back")
-            let start = ContinuousClock.now
-            try await eventually("NAT64 is off again", timeout: .seconds(5)) { try await Self.nat64On(env, "wpan0") == false }
-            #expect(ContinuousClock.now - start < .seconds(3), "within the 1 s interval (and the read-back's own time)")
-            #expect(env.daemon?.stderr.contains("internet-access policy drifted") == true)
+            // Within a few intervals even on a loaded machine; far sooner than the 60 s default.
+            try await eventually("tbrd read the drift back and switched NAT64 off again", timeout: .seconds(10)) {
+                try await Self.nat64On(env, "wpan0") == false && env.daemon?.stderr.contains("internet-access policy drifted") == true
+            }
+            #expect(env.daemon?.stderr.contains("found=\"NAT64 is (") == true, "the notice says what was found")
         }
     }
 }
