@@ -62,13 +62,14 @@ extension PolicyReconcilerMachine {
     }
 
     /// The host firewall's part of router `id`'s status: applied once its entry (or its absence) is in
-    /// place; failed while the last replace failed; pending otherwise.
+    /// place and no replace under way changes it; failed while the last replace failed; pending otherwise.
     fileprivate func firewallPart(_ id: DeviceID) -> (RouterPolicyStatus.State, String) {
         let wanted = desiredEntry(id)
         guard timing.firewallManaged else {
             return (.applied, wanted == nil ? "" : "no host firewall rules: tbrd's firewall is off")
         }
-        if let applied = firewall.applied, applied.entries.first(where: { $0.threadInterface == id.rawValue }) == wanted {
+        func entry(_ r: FirewallRuleset) -> FirewallRuleset.Entry? { r.entries.first { $0.threadInterface == id.rawValue } }
+        if let applied = firewall.applied, entry(applied) == wanted, firewall.inFlight.map({ entry($0) == wanted }) ?? true {
             return (.applied, "")
         }
         if let error = firewall.error, firewall.inFlight == nil { return (.failed, "host firewall: \(error)") }

@@ -198,7 +198,11 @@ extension Array where Element == PolicyDirective {
         let running = try #require(d.firewall)
         d = h.machine.structuresRead([PolicyHarness.home(.internetAccessOptionUnspecified, ["wpan0"])], now: h.now)
         #expect(d.firewall == nil && d.applies.isEmpty, "one replace at a time")
+        // wpan0's status is not applied while a replace that still has its rules is under way.
+        #expect(h.machine.status("wpan0").state == .pending)
         #expect(h.machine.firewallReplaced(running, error: nil, now: h.now).firewall == FirewallRuleset())
+        #expect(h.machine.status("wpan0").state == .pending)
+        #expect(PolicyHarness.published(h.machine.firewallReplaced(FirewallRuleset(), error: nil, now: h.now))?.first?.state == .applied)
     }
 
     @Test func addressChangesReadTheLANAgainAndChangeTheRulesOnlyWhenThePrefixesDo() throws {
