@@ -185,8 +185,17 @@ actor DaemonRuntime {
         if await !calls.drained(within: limit, clock: clock) {
             logger.warning(
                 "stopping: calls still running are cut off", [("calls", "\(calls.inFlight)"), ("after-seconds", "\(configuration.shutdownTimeout)")])
+            return
         }
+        // The gate counts a call as answered when its handler returns; the DBus layer sends the reply
+        // just after, on the connection's queue. Closing the connection first would drop that reply
+        // (the caller would get NoReply), so the replies get a moment to leave before the close.
+        try? await clock.sleep(for: Self.replyGrace)
     }
+
+    /// How long a stop waits, after the last call in flight has been answered, before it closes the
+    /// connection under the reply.
+    static let replyGrace: Duration = .milliseconds(100)
 
     /// Routers seen in earlier runs are listed again (offline until their agents appear).
     private func rememberKnownRouters() async {
