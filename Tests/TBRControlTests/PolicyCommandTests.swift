@@ -8,7 +8,7 @@ import Glibc
 
 /// `tbrctl structure policy` and the policy in `structure show`, through the built tbrd, on otbr-sim
 /// routers built with DHCPv6-PD (tbrd's host firewall is off here; the firewall has its own tests).
-@Suite struct PolicyCommandTests {
+@Suite(.serialized) struct PolicyCommandTests {
     static let simulator = ["--dataset", Vectors.datasetA, "--dhcp6-pd"]
     static let firewallOff = "no host firewall rules: tbrd's firewall is off"
 

@@ -12,7 +12,7 @@ import Glibc
 /// A structure's internet-access option enforced on otbr-sim routers by the built tbrd: what the agents
 /// end up running is read back with `busctl`, as an outside check would; what tbrd reports is
 /// `Structure1.PolicyStatus`. (The host firewall has its own tests, in network namespaces.)
-@Suite struct PolicyEnforcementTests {
+@Suite(.serialized) struct PolicyEnforcementTests {
     /// `busctl get-property` of an agent property, as busctl prints it (`(ss) "disabled" "disabled"`).
     static func agentProperty(_ env: DaemonEnvironment, _ router: String, _ name: String) async throws -> String {
         let busctl = try Executables.find("busctl", package: "systemd")
