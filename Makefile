@@ -17,7 +17,7 @@ FUZZ_SECONDS ?= 300
 
 # Every Debian package the project uses: C libraries for the build, real daemons and tools for the tests.
 DEB_PACKAGES = pkg-config libdbus-1-dev libavahi-client-dev libssl-dev libsqlite3-dev \
-               dbus-daemon dbus-bin systemd avahi-daemon avahi-utils nftables iproute2 \
+               dbus-daemon dbus-bin systemd avahi-daemon avahi-utils nftables iproute2 iputils-ping \
                python3 python3-venv python3-dbus python3-gi util-linux procps sqlite3
 
 .PHONY: all deps build test fuzz-smoke fuzz bench demo install clean
@@ -54,6 +54,7 @@ bench: deps
 	bench/meshcop.sh
 	bench/matter.sh
 	bench/tbrd.sh
+	bench/policy.sh
 
 demo: build
 	demo/run.sh

@@ -40,6 +40,7 @@ let package = Package(
         .target(name: "DBus", dependencies: ["CDBus", "TBRFoundation"], swiftSettings: strict),
         .target(name: "Store", dependencies: ["CSQLite", "TBRFoundation"], swiftSettings: strict),
         .target(name: "MDNS", dependencies: ["CAvahiClient", "TBRFoundation"], swiftSettings: strict),
+        .target(name: "Firewall", swiftSettings: strict),
 
         // MARK: domain
         .target(name: "MeshCoP", dependencies: ["TBRFoundation", "CLibCrypto"], swiftSettings: strict),
@@ -51,7 +52,7 @@ let package = Package(
         .target(name: "BorderAgentDiscovery", dependencies: ["MDNS", "MeshCoP", "TBRFoundation"], swiftSettings: strict),
         .target(
             name: "BorderRouterService",
-            dependencies: ["DeviceModel", "OpenThreadBR", "DBus", "MeshCoP", "TBRFoundation"],
+            dependencies: ["DeviceModel", "OpenThreadBR", "DBus", "MeshCoP", "Firewall", "TBRFoundation"],
             swiftSettings: strict),
 
         // MARK: apps
@@ -71,7 +72,7 @@ let package = Package(
         .target(
             name: "TBRDaemon",
             dependencies: [
-                "BorderRouterService", "DeviceModel", "OpenThreadBR", "Store", "DBus", "TBRDBusAPI", "MeshCoP",
+                "BorderRouterService", "DeviceModel", "OpenThreadBR", "Store", "DBus", "TBRDBusAPI", "MeshCoP", "Firewall",
                 "TBRLifecycle", "TBRCommandLine", "TBRFoundation", "MDNS", "BorderAgentDiscovery",
             ],
             swiftSettings: strict),
@@ -101,14 +102,17 @@ let package = Package(
             dependencies: [
                 "MDNS", "BorderAgentDiscovery", "MeshCoP", "DBus", "TBRDaemon", "BorderRouterService", "DeviceModel", "TBRTestKit",
             ], swiftSettings: strict),
+        .testTarget(name: "FirewallTests", dependencies: ["Firewall", "TBRTestKit"], swiftSettings: strict),
         .testTarget(name: "TBRLifecycleTests", dependencies: ["TBRLifecycle", "TBRTestKit"], swiftSettings: strict),
         .testTarget(
             name: "DeviceModelTests",
-            dependencies: ["DeviceModel", "BorderRouterService", "OTBRSimulator", "OpenThreadBR", "DBus", "MeshCoP", "TBRTestKit"],
+            dependencies: [
+                "DeviceModel", "BorderRouterService", "OTBRSimulator", "OpenThreadBR", "DBus", "MeshCoP", "Firewall", "TBRTestKit",
+            ],
             swiftSettings: strict),
         .testTarget(
             name: "TBRDaemonTests",
-            dependencies: ["TBRDaemon", "TBRDBusAPI", "DBus", "MeshCoP", "TBRFoundation", "TBRTestKit"],
+            dependencies: ["TBRDaemon", "TBRDBusAPI", "DBus", "MeshCoP", "OpenThreadBR", "TBRFoundation", "TBRTestKit"],
             swiftSettings: strict),
         .testTarget(
             name: "TBRControlTests",

@@ -38,7 +38,9 @@ start_sim() { # start_sim N: otbr-sim with wpan0..wpanN-1 as one process
 }
 start_tbrd() {
   rm -rf "$work/state"
-  "$bin/tbrd" --bus "$bus" --state-dir "$work/state" > "$work/tbrd.log" 2>&1 & pids+=($!)
+  # No structure here needs firewall rules; firewall = off keeps tbrd away from this host's nftables.
+  echo "firewall = off" > "$work/tbrd.conf"
+  "$bin/tbrd" --bus "$bus" --state-dir "$work/state" --config "$work/tbrd.conf" > "$work/tbrd.log" 2>&1 & pids+=($!)
   tbrd=$!
   until busctl --address="$bus" status io.tbrd >/dev/null 2>&1; do sleep 0.05; done
 }

@@ -13,10 +13,12 @@ export PATH="$bin:$PATH"
 work=$(mktemp -d "${TMPDIR:-/tmp}/tbrd-demo.XXXXXX")
 pids=()
 namespaces=()
+netns=""
 cleanup() {
   for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
   wait 2>/dev/null || true
   for ns in "${namespaces[@]}"; do ip netns del "$ns" 2>/dev/null || true; done
+  [ -z "$netns" ] || ip netns del "$netns" 2>/dev/null || true
   rm -rf "$work"
 }
 trap cleanup EXIT INT TERM
@@ -121,7 +123,26 @@ step "Without tbrd, tbrctl talks to otbr-agent directly"
 show tbrctl list
 
 step "tbrd, the service (state in a temporary directory)"
-tbrd --bus "$BUS" --state-dir "$work/state" > "$work/tbrd.log" 2>&1 &
+# tbrd keeps a firewall table of its own for the internet-access policy. The demo never touches this
+# host's firewall: as root it runs tbrd in a network namespace of its own; otherwise with firewall = off.
+if [ "$(id -u)" -eq 0 ] && command -v ip >/dev/null && command -v nft >/dev/null \
+   && ip netns add "tbrd-demo-$$" 2>/dev/null; then
+  netns="tbrd-demo-$$"
+  ip -n "$netns" link set lo up
+  # Stand-ins for a Thread interface and the LAN (eth0, the infrastructure interface otbr-sim names),
+  # so the firewall has the LAN's prefixes to let through.
+  ip -n "$netns" link add wpan0 type veth peer name eth0
+  ip -n "$netns" addr add 2001:db8:1::1/64 dev eth0 nodad && ip -n "$netns" addr add 192.0.2.1/24 dev eth0
+  ip -n "$netns" link set wpan0 up && ip -n "$netns" link set eth0 up
+  in_ns=(ip netns exec "$netns")
+  printf 'policy-check-interval = 60\n' > "$work/tbrd.conf"
+  echo "tbrd runs in the network namespace $netns (its firewall is that namespace's, not this host's)"
+else
+  in_ns=()
+  printf 'firewall = off\n' > "$work/tbrd.conf"
+  echo "not root (or no ip/nft): tbrd runs with firewall = off, so the demo shows NAT64 but not the firewall"
+fi
+"${in_ns[@]}" tbrd --bus "$BUS" --state-dir "$work/state" --config "$work/tbrd.conf" > "$work/tbrd.log" 2>&1 &
 pids+=($!)
 tbrd_pid=$!
 wait_for 15 "tbrd" busctl --address="$BUS" status io.tbrd
@@ -155,6 +176,19 @@ show tbrctl structure create Home
 show tbrctl structure add Home wpan0
 show tbrctl structure add Home wpan1
 show tbrctl structure show Home
+
+step "Internet access for the structure: NAT64 only (tbrd applies it to both routers, then reports each)"
+show tbrctl structure policy Home --internet-access nat64-only
+show busctl --address="$BUS" get-property io.openthread.BorderRouter.wpan0 /io/openthread/BorderRouter/wpan0 io.openthread.BorderRouter Nat64State
+if [ -n "$netns" ]; then
+  echo "tbrd's own firewall table (global IPv6 from the Thread interfaces dropped, the LAN's prefixes let through):"
+  show ip netns exec "$netns" nft list table inet tbrd
+else
+  echo "(the firewall part is off in this run: tbrctl reports it in the DETAIL column)"
+fi
+show tbrctl --json structure policy Home
+echo "back to unspecified: tbrd stops managing the structure and removes its firewall rules"
+show tbrctl structure policy Home --internet-access unspecified
 
 step "ePSKc: a watcher prints every session's end (JSON Lines, as a script reads them)"
 command tbrctl --bus "$BUS" epskc watch --json > "$work/watch.jsonl" 2> "$work/watch.err" &

@@ -4,7 +4,7 @@ import OpenThreadBR
 extension BorderRouterService {
     /// Runs the service until the task is cancelled: lists the agents on the bus (each probed before
     /// ``waitUntilReady()`` returns), then follows agents appearing and vanishing, and runs every
-    /// router's watchers and ePSKc timers as child tasks. When it stops, every stream of the service
+    /// router's watchers and ePSKc timers, and the internet-access policy reconciler, as child tasks. When it stops, every stream of the service
     /// ends. Open ePSKc sessions stay as they are (a new service recovers them with
     /// ``restoreEpskcSession(_:)``).
     /// - Throws: ``DeviceModel/HomeError`` `invalidState` when run twice, `unavailable` when the bus
@@ -31,12 +31,21 @@ extension BorderRouterService {
             throw HomeError(.unavailable, "cannot watch the bus for otbr-agents: \(error)")
         }
         for (name, owner) in initial { await register(name).router.agentAppeared(owner: owner) }
+        // The policy reconciler follows the registry from here; the routers online now are its start.
+        let registry = registryBroadcaster.subscribe(bufferLimit: 4096)
+        let online = Set(routers.values.filter(\.isOnline).map(\.deviceID))
+        let policy = PolicyReconciler(
+            store: structureStore, firewall: firewall, connection: connection, configuration: configuration, clock: clock,
+            logger: logger.child("policy"))
+        self.policy = policy
+        defer { self.policy = nil }
         phase = .running(continuation)
         logger.info("border router service running", [("routers", "\(routers.count)")])
         for waiter in readyWaiters { waiter.resume() }
         readyWaiters.removeAll()
 
         try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { await policy.run(registry: registry, online: online) }
             group.addTask {
                 do {
                     for try await event in events { continuation.yield(.discovered(event)) }

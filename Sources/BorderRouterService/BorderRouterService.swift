@@ -1,10 +1,12 @@
 public import DBus
 public import DeviceModel
+public import Firewall
 import OpenThreadBR
 public import TBRFoundation
 
 /// The service core over otbr-agent: finds every agent on a bus and follows them coming and going,
-/// runs each router's ePSKc sessions, and backs the ``DeviceModel`` traits.
+/// runs each router's ePSKc sessions, enforces each structure's internet-access policy on its routers
+/// (and, given a ``Firewall/HostFirewall``, in the host's firewall), and backs the ``DeviceModel`` traits.
 ///
 /// ```swift
 /// let service = BorderRouterService(connection: connection)
@@ -25,6 +27,8 @@ public actor BorderRouterService: HomeBackend {
     public nonisolated let configuration: BorderRouterServiceConfiguration
     /// Where structures and their settings are kept.
     public nonisolated let structureStore: any StructureStore
+    /// The host firewall the internet-access policy also enforces, if any.
+    public nonisolated let firewall: (any HostFirewall)?
     nonisolated let clock: any TBRClock
     nonisolated let logger: Logger
     nonisolated let sink: (any EpskcEventSink)?
@@ -34,6 +38,8 @@ public actor BorderRouterService: HomeBackend {
 
     var routers: [DeviceID: ManagedRouter] = [:]
     var phase = Phase.idle
+    /// The internet-access policy reconciler while ``run()`` runs.
+    var policy: PolicyReconciler?
     var readyWaiters: [CheckedContinuation<Void, Never>] = []
 
     enum Phase {
@@ -57,10 +63,13 @@ public actor BorderRouterService: HomeBackend {
     ///   - eventSink: the journal that records each ePSKc event before it is streamed.
     ///   - structureStore: where structures are kept (default: in memory).
     ///   - advertisedNames: where routers' advertised vendor and product names come from.
+    ///   - firewall: the host firewall of the internet-access policy (tbrd passes ``Firewall/NFTables``); nil
+    ///     (the default): only NAT64 and DHCPv6-PD are managed, on the agents.
     public init(
         connection: Connection, configuration: BorderRouterServiceConfiguration = BorderRouterServiceConfiguration(),
         clock: any TBRClock = SystemClock(), logger: Logger = .disabled, eventSink: (any EpskcEventSink)? = nil,
-        structureStore: any StructureStore = InMemoryStructureStore(), advertisedNames: (any AdvertisedNamesSource)? = nil
+        structureStore: any StructureStore = InMemoryStructureStore(), advertisedNames: (any AdvertisedNamesSource)? = nil,
+        firewall: (any HostFirewall)? = nil
     ) {
         self.connection = connection
         self.configuration = configuration
@@ -69,6 +78,7 @@ public actor BorderRouterService: HomeBackend {
         self.sink = eventSink
         self.structureStore = structureStore
         self.advertisedNames = advertisedNames
+        self.firewall = firewall
     }
 
     /// The home over this service: `try await service.home.device(id: "wpan0")`.
@@ -124,6 +134,15 @@ public actor BorderRouterService: HomeBackend {
         guard let router = routers[id] else { throw HomeError(.notFound, "there is no border router with the id \(id)") }
         if refreshing { await router.refresh() }
         return router
+    }
+
+    // MARK: internet-access policy
+
+    /// Returns once the policy reconciler has taken in every structure change stored so far and recorded
+    /// the statuses that follow (routers still being applied are `pending`), so that a status read next
+    /// is about the settings just written. Returns at once when the service is not running.
+    public func policySettled() async {
+        await policy?.settled()
     }
 
     // MARK: ePSKc sessions across restarts

@@ -19,13 +19,25 @@ public struct BorderRouterServiceConfiguration: Sendable {
     public var agentNetworkTimeout: Duration
     /// How long `leaveNetwork` waits for the agent to come back after `LeaveNetwork`.
     public var leaveTimeout: Duration
+    /// How often the internet-access policy is read back from the routers of managed structures (and
+    /// from the host firewall) to find drift: someone switching NAT64 or DHCPv6-PD behind tbrd's back.
+    public var policyCheckInterval: Duration
+    /// The first retry of a failed policy apply comes after this; each further failure doubles it …
+    public var policyRetryDelay: Duration
+    /// … up to this.
+    public var policyRetryLimit: Duration
+    /// How long `Nat64State` may take to agree after `SetNat64Enabled`.
+    public var policyNat64Timeout: Duration
 
-    /// The defaults: 250 ms polls, a 250 ms deadline grace, 25 s calls, 120 s network calls, 30 s leave.
+    /// The defaults: 250 ms polls, a 250 ms deadline grace, 25 s calls, 120 s network calls, 30 s leave;
+    /// policy read back every 60 s, retried from 1 s doubling to 60 s, NAT64 given 10 s.
     public init(
         routers: [ThreadInterfaceName: RouterConfiguration] = [:], defaultRouter: RouterConfiguration = RouterConfiguration(),
         epskcPollInterval: Duration = .milliseconds(250),
         epskcDeadlineGrace: Duration = .milliseconds(250), agentCallTimeout: Duration = .seconds(25),
-        agentNetworkTimeout: Duration = .seconds(120), leaveTimeout: Duration = .seconds(30)
+        agentNetworkTimeout: Duration = .seconds(120), leaveTimeout: Duration = .seconds(30),
+        policyCheckInterval: Duration = .seconds(60), policyRetryDelay: Duration = .seconds(1),
+        policyRetryLimit: Duration = .seconds(60), policyNat64Timeout: Duration = .seconds(10)
     ) {
         self.routers = routers
         self.defaultRouter = defaultRouter
@@ -34,6 +46,10 @@ public struct BorderRouterServiceConfiguration: Sendable {
         self.agentCallTimeout = agentCallTimeout
         self.agentNetworkTimeout = agentNetworkTimeout
         self.leaveTimeout = leaveTimeout
+        self.policyCheckInterval = policyCheckInterval
+        self.policyRetryDelay = policyRetryDelay
+        self.policyRetryLimit = policyRetryLimit
+        self.policyNat64Timeout = policyNat64Timeout
     }
 
     /// The configuration of the router on `interfaceName` (``defaultRouter`` when none is given).

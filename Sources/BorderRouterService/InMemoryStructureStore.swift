@@ -2,15 +2,18 @@ public import DeviceModel
 import Synchronization
 
 /// Structures and their settings kept in memory: the default ``DeviceModel/StructureStore`` of a
-/// ``BorderRouterService`` (tbrd backs the protocol with SQLite). Thread-safe.
+/// ``BorderRouterService`` (tbrd backs the protocol with SQLite). A router belongs to at most one
+/// structure. Thread-safe.
 public final class InMemoryStructureStore: StructureStore {
     private struct Entry {
         var info: StructureInfo
         let settings: AttributeCell<ThreadNetworkSettingsTrait.Attributes>
+        let policyStatus = AttributeCell<[RouterPolicyStatus]>([])
     }
 
     private let entries = Mutex<[StructureID: Entry]>([:])
     private let nextNumber = Mutex<Int>(1)
+    private let changeBroadcaster = EventBroadcaster<StructureChange>()
 
     /// An empty store.
     public init() {}
@@ -33,20 +36,28 @@ public final class InMemoryStructureStore: StructureStore {
             return false
         }
         guard !taken else { throw HomeError(.invalidArgument, "a structure named \"\(trimmed)\" already exists") }
+        changeBroadcaster.publish(.created(info.id))
         return info
     }
 
     public func addDevice(_ device: DeviceID, to structure: StructureID) throws(HomeError) {
-        let found = entries.withLock { e -> Bool in
-            guard var entry = e[structure] else { return false }
-            if !entry.info.deviceIDs.contains(device) {
-                entry.info.deviceIDs.append(device)
-                entry.info.deviceIDs.sort()
+        let left = entries.withLock { e -> [StructureID]? in
+            guard var entry = e[structure] else { return nil }
+            guard !entry.info.deviceIDs.contains(device) else { return [] }
+            // A router belongs to at most one structure: it leaves the one it was in.
+            var left: [StructureID] = []
+            for (id, var other) in e where other.info.deviceIDs.contains(device) {
+                other.info.deviceIDs.removeAll { $0 == device }
+                e[id] = other
+                left.append(id)
             }
+            entry.info.deviceIDs.append(device)
+            entry.info.deviceIDs.sort()
             e[structure] = entry
-            return true
+            return left + [structure]
         }
-        guard found else { throw Self.notFound(structure) }
+        guard let left else { throw Self.notFound(structure) }
+        for id in left { changeBroadcaster.publish(.membersChanged(id)) }
     }
 
     public func settings(of structure: StructureID) throws(HomeError) -> ThreadNetworkSettingsTrait.Attributes {
@@ -58,7 +69,35 @@ public final class InMemoryStructureStore: StructureStore {
         of structure: StructureID, _ change: @Sendable (inout ThreadNetworkSettingsTrait.Attributes) -> Void
     ) throws(HomeError) -> ThreadNetworkSettingsTrait.Attributes {
         guard let cell = cell(structure) else { throw Self.notFound(structure) }
-        return cell.update(change)
+        let before = cell.value
+        let after = cell.update(change)
+        if after != before { changeBroadcaster.publish(.settingsChanged(structure)) }
+        return after
+    }
+
+    public func policyStatus(of structure: StructureID) throws(HomeError) -> [RouterPolicyStatus] {
+        guard let cell = entries.withLock({ $0[structure]?.policyStatus }) else { throw Self.notFound(structure) }
+        return cell.value
+    }
+
+    public func recordPolicyStatus(
+        _ statuses: [RouterPolicyStatus], option: ThreadNetworkSettingsTrait.InternetAccessOption, of structure: StructureID
+    ) throws(HomeError) {
+        guard let cell = entries.withLock({ $0[structure]?.policyStatus }) else { throw Self.notFound(structure) }
+        if cell.set(statuses.sorted { $0.deviceID < $1.deviceID }) { changeBroadcaster.publish(.policyStatusChanged(structure)) }
+    }
+
+    public func policyStatusUpdates(of structure: StructureID) -> AttributeStream<[RouterPolicyStatus]> {
+        guard let cell = entries.withLock({ $0[structure]?.policyStatus }) else {
+            let (stream, continuation) = AsyncStream.makeStream(of: [RouterPolicyStatus].self)
+            continuation.finish()
+            return AttributeStream(stream)
+        }
+        return cell.stream()
+    }
+
+    public func changes(bufferLimit: Int) -> EventStream<StructureChange> {
+        changeBroadcaster.subscribe(bufferLimit: bufferLimit)
     }
 
     public func settingsUpdates<T: Sendable & Equatable>(

@@ -3,8 +3,9 @@ public import MeshCoP
 /// A structure's Thread network settings (Google Home API `ThreadNetworkSettingsTrait`): the internet
 /// access its border routers should give, and its preferred Thread network.
 ///
-/// Here the settings are stored and readable; enforcing the internet-access option on the routers is
-/// the policy reconciler's job (a later part of tbrd).
+/// The settings are the desired state; the policy reconciler of `BorderRouterService` applies the
+/// internet-access option to every router of the structure and reports how far each holds it in
+/// ``policyStatus`` (not one of Google's attributes).
 public struct ThreadNetworkSettingsTrait: Trait {
     /// The identifier, `ThreadNetworkSettings`.
     public static var identifier: String { "ThreadNetworkSettings" }
@@ -65,6 +66,18 @@ public struct ThreadNetworkSettingsTrait: Trait {
 
     /// The preferred Thread network, by extended PAN ID.
     public var defaultThreadNetworkId: Attribute<ExtendedPANID?> { attribute("defaultThreadNetworkId", \.defaultThreadNetworkId) }
+
+    /// Per border router of the structure: whether it holds the internet-access option (`applied`,
+    /// `pending`, `failed`, `unsupported`, with a detail), sorted by router. Streamed as the reconciler
+    /// records it.
+    public var policyStatus: Attribute<[RouterPolicyStatus]> {
+        let store = self.store
+        let structure = self.structure
+        return Attribute(
+            name: "policyStatus", isSupported: { true },
+            read: { () async throws(HomeError) -> [RouterPolicyStatus] in try await store.policyStatus(of: structure) },
+            stream: { store.policyStatusUpdates(of: structure) })
+    }
 
     private func attribute<T: Sendable & Equatable>(_ name: String, _ get: @escaping @Sendable (Attributes) -> T) -> Attribute<T> {
         let store = self.store

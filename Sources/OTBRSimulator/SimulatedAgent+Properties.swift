@@ -94,7 +94,7 @@ extension SimulatedAgent {
             return .structure([.string(state.prefixManager.wireName), .string(state.translator.wireName)])
         case "Nat64Cidr": return .string(runtime.nat64CIDR)
         case "InfraLinkInfo":
-            return .structure([.string("eth0"), .bool(true), .bool(true), .bool(true), .uint32(1), .uint32(0), .uint32(1)])
+            return .structure([.string(configuration.infraInterfaceName), .bool(true), .bool(true), .bool(true), .uint32(1), .uint32(0), .uint32(1)])
         case "TrelInfo": return zero(name)
         case "MultiAilDetected": return .bool(false)
         case "TelemetryData":

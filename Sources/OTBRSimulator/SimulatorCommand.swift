@@ -36,6 +36,7 @@ struct SimulatorCommand: ParsableCommand {
             "no-feature-flags",
             help: "Build without feature flags: NAT64, PD and DNS upstream start on; FeatureFlagListData NotImplemented."),
         .flag("no-dns-upstream", help: "Build without DNS upstream queries: DnsUpstreamQueryState answers NotImplemented."),
+        .option("infra-interface", valueName: "NAME", help: "The infrastructure interface InfraLinkInfo names.", default: "eth0"),
         .option("vendor", valueName: "NAME", help: "Vendor name (vn).", default: "OpenThread"),
         .option("product", valueName: "NAME", help: "Product name (mn).", default: "BorderRouter"),
         .option("role-delay", valueName: "MS", help: "Milliseconds from detached to leader.", default: "2000"),
@@ -97,6 +98,7 @@ struct SimulatorCommand: ParsableCommand {
             c.capabilities = SimulatedCapabilities(nat64: !values.flag("no-nat64"), dhcp6PD: values.flag("dhcp6-pd"))
             c.featureFlagsBuiltIn = !values.flag("no-feature-flags")
             c.dnsUpstreamBuiltIn = !values.flag("no-dns-upstream")
+            c.infraInterfaceName = values.string("infra-interface") ?? c.infraInterfaceName
             c.vendorName = values.string("vendor") ?? c.vendorName
             c.productName = values.string("product") ?? c.productName
             (c.roleDelay, c.detachDelay, c.restartDelay, c.nat64Delay) = (delays[0], delays[1], delays[2], delays[3])

@@ -49,6 +49,9 @@ public struct SimulatorConfiguration: Sendable {
     /// Publish `_meshcop._udp` and, while a key is active, `_meshcop-e._udp` through avahi-daemon on the
     /// system bus (`--mdns`), as the real agent's mDNS publisher does.
     public var mdns = false
+    /// The infrastructure (LAN) interface `InfraLinkInfo` names (`--infra-interface`): the one whose
+    /// prefixes tbrd's host firewall lets the mesh reach under `none`.
+    public var infraInterfaceName = "eth0"
     /// The radio's factory EUI-64 (random unless given).
     public var eui64: EUI64
 

@@ -19,6 +19,12 @@ extension TBRStore {
     ///
     /// Version 2: `routers.last_known BLOB NULL`, the caller's opaque record of what the router last
     /// reported (served while it is offline, kept across restarts), and `routers.last_known_at REAL NULL`.
+    ///
+    /// Version 3: `applied_policies` rebuilt as `(router_id PRIMARY KEY → routers, option, state
+    /// applied|pending|failed|unsupported, detail TEXT NOT NULL DEFAULT '', updated_at)`: the reconciler
+    /// also reports what a router cannot provide (`unsupported`), and every state may carry a detail
+    /// (`failed` and `unsupported` must); version 2's `error` becomes `detail`. SQLite cannot change a
+    /// `CHECK` in place, so the table is copied into a new one and renamed.
     public static let migrations: [Migration] = [
         Migration(version: 1, "structures, routers, memberships, applied policies and the ePSKc journal", sql: """
             CREATE TABLE structures (
@@ -73,6 +79,21 @@ extension TBRStore {
         Migration(version: 2, "what each router last reported, served while it is offline", sql: """
             ALTER TABLE routers ADD COLUMN last_known BLOB;
             ALTER TABLE routers ADD COLUMN last_known_at REAL;
+            """),
+        Migration(version: 3, "policy states unsupported and a detail for every state", sql: """
+            CREATE TABLE applied_policies_v3 (
+                router_id  TEXT PRIMARY KEY REFERENCES routers(id) ON DELETE CASCADE,
+                option     TEXT,
+                state      TEXT NOT NULL CHECK (state IN ('applied', 'pending', 'failed', 'unsupported')),
+                detail     TEXT NOT NULL DEFAULT '' CHECK (state IN ('applied', 'pending') OR length(detail) > 0),
+                updated_at REAL NOT NULL
+            ) STRICT;
+            INSERT INTO applied_policies_v3 (router_id, option, state, detail, updated_at)
+                SELECT router_id, option, state, CASE WHEN state = 'failed' AND coalesce(error, '') = '' THEN 'failed'
+                                                      ELSE coalesce(error, '') END, updated_at
+                FROM applied_policies;
+            DROP TABLE applied_policies;
+            ALTER TABLE applied_policies_v3 RENAME TO applied_policies;
             """),
     ]
 }

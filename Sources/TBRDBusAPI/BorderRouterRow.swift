@@ -67,25 +67,29 @@ public struct StructureRow: ContractRow {
     public var dbusValue: DBusValue { .structure([.objectPath(path), .string(name)]) }
 }
 
-/// One router of `Structure1.PolicyStatus`: `(s router, s state, s error)`, the state `applied`,
-/// `pending` or `failed`, the error empty unless failed.
+/// One router of `Structure1.PolicyStatus`: `(s router, s state, s detail)`, the state `applied`,
+/// `pending`, `failed` or `unsupported`; the detail says what failed or what the router lacks (never
+/// empty then), or carries a note.
 public struct PolicyStatusRow: ContractRow {
+    /// The router's id.
     public var router: String
+    /// `applied`, `pending`, `failed` or `unsupported`.
     public var state: String
-    public var error: String
+    /// What failed, what the router lacks, or a note; `""` for none.
+    public var detail: String
 
-    public static let fields = [Argument("router", .string), Argument("state", .string), Argument("error", .string)]
+    public static let fields = [Argument("router", .string), Argument("state", .string), Argument("detail", .string)]
 
-    public init(router: String, state: String, error: String) {
+    public init(router: String, state: String, detail: String) {
         self.router = router
         self.state = state
-        self.error = error
+        self.detail = detail
     }
 
     public init(dbusValue: DBusValue) throws(DBusValueError) {
         var f = try StructReader(dbusValue, fieldCount: Self.fields.count)
-        self.init(router: try f.next(), state: try f.next(), error: try f.next())
+        self.init(router: try f.next(), state: try f.next(), detail: try f.next())
     }
 
-    public var dbusValue: DBusValue { .structure([.string(router), .string(state), .string(error)]) }
+    public var dbusValue: DBusValue { .structure([.string(router), .string(state), .string(detail)]) }
 }

@@ -22,13 +22,11 @@ extension TBRDBusAPI {
                 }
             }
 
-            /// A structure is never renamed; its settings and membership are signalled; the policy
-            /// status is not (yet) maintained, so it is not signalled.
+            /// A structure is never renamed; its settings, membership and policy status are signalled.
             public var emitsChanged: DBus.Property.ChangeSignal {
                 switch self {
                 case .name: .const
-                case .internetAccessOption, .defaultThreadNetworkId, .borderRouters: .true
-                case .policyStatus: .false
+                case .internetAccessOption, .defaultThreadNetworkId, .borderRouters, .policyStatus: .true
                 }
             }
 
@@ -38,5 +36,8 @@ extension TBRDBusAPI {
 
         /// The D-Bus spellings of `ThreadNetworkSettings.internetAccessOption`.
         public static let internetAccessOptions = ["unspecified", "none", "all", "nat64Only", "dhcpv6PdOnly"]
+
+        /// The states of a `PolicyStatus` row.
+        public static let policyStates = ["applied", "pending", "failed", "unsupported"]
     }
 }

@@ -24,6 +24,21 @@ public struct DaemonConfiguration: Sendable, Equatable {
     public var productName: String?
     /// How long, in seconds, a stop lets the calls in flight finish before the connection closes.
     public var shutdownTimeout: Int = 10
+    /// How often, in seconds, the internet-access policy is read back from the routers of managed
+    /// structures and from the host firewall (drift is applied away).
+    public var policyCheckInterval: Int = 60
+    /// Whether tbrd keeps its host firewall (`table inet tbrd`) for the internet-access policy.
+    public var firewall: FirewallMode = .nftables
+    /// The `nft` tool: a name looked up on `PATH` (then `/usr/sbin`, `/sbin`) or a path.
+    public var nftPath: String = "nft"
+
+    /// Whether tbrd manages a host firewall.
+    public enum FirewallMode: String, Sendable, Equatable {
+        /// `table inet tbrd` through `nft`.
+        case nftables
+        /// No host firewall: only NAT64 and DHCPv6-PD on the agents.
+        case off
+    }
 
     public init() {}
 
@@ -39,6 +54,9 @@ public struct DaemonConfiguration: Sendable, Equatable {
         "vendor-name": "vendor name reported in BasicInformation",
         "product-name": "product name reported in BasicInformation",
         "shutdown-timeout": "seconds a stop lets calls in flight finish",
+        "policy-check-interval": "seconds between read-backs of the internet-access policy",
+        "firewall": "nftables or off: the host firewall of the internet-access policy",
+        "nft-path": "the nft tool, a name on PATH or a path",
     ]
 
     /// Applies one `key = value` setting.
@@ -73,6 +91,17 @@ public struct DaemonConfiguration: Sendable, Equatable {
         case "vendor-name": vendorName = try name()
         case "product-name": productName = try name()
         case "shutdown-timeout": shutdownTimeout = try integer(0...600)
+        case "policy-check-interval": policyCheckInterval = try integer(1...86_400)
+        case "firewall":
+            guard let mode = FirewallMode(rawValue: value) else {
+                throw ConfigurationError("'firewall' must be nftables or off, not '\(value)'")
+            }
+            firewall = mode
+        case "nft-path":
+            guard !value.isEmpty, value.count <= 4096, !value.contains("\0") else {
+                throw ConfigurationError("'nft-path' must be a program name or a path")
+            }
+            nftPath = value
         default:
             throw ConfigurationError("unknown setting '\(key)' (known: \(Self.keys.keys.sorted().joined(separator: ", ")))")
         }

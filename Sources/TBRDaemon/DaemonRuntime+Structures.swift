@@ -66,6 +66,7 @@ extension DaemonRuntime {
         let info = try await structure(named: structureName)
         let id = try await resolve(router)
         try await structures.addDevice(id, to: info.id)
+        await service.policySettled()
         emitStructureChanged(info.id, [.borderRouters: try await routerPaths(info.id)])
         emitRouterChanged(id, [.structure: .string(info.name)])
     }
@@ -74,6 +75,7 @@ extension DaemonRuntime {
         let info = try await structure(named: structureName)
         let id = try await resolve(router)
         try await structures.removeDevice(id, from: info.id)
+        await service.policySettled()
         emitStructureChanged(info.id, [.borderRouters: try await routerPaths(info.id)])
         emitRouterChanged(id, [.structure: .string("")])
     }
@@ -91,6 +93,8 @@ extension DaemonRuntime {
 
     private func update(_ id: StructureID, _ change: @escaping @Sendable (inout ThreadNetworkSettingsTrait.Attributes) -> Void) async throws {
         let updated = try await structures.updateSettings(of: id, change)
+        // The policy status read after this call is about the option just written.
+        await service.policySettled()
         emitStructureChanged(id, [
             .internetAccessOption: .string(Self.busName(updated.internetAccessOption)),
             .defaultThreadNetworkId: .string(updated.defaultThreadNetworkId?.description ?? ""),
@@ -98,12 +102,19 @@ extension DaemonRuntime {
     }
 
     private func policyStatus(_ id: StructureID) async throws -> [PolicyStatusRow] {
-        let policies = try await store.appliedPolicies(inStructure: try PersistentStructureStore.recordID(id))
-        return policies.sorted { $0.key < $1.key }.map { router, p in
-            switch p.state {
-            case .applied: PolicyStatusRow(router: router.rawValue, state: "applied", error: "")
-            case .pending: PolicyStatusRow(router: router.rawValue, state: "pending", error: "")
-            case .failed(let why): PolicyStatusRow(router: router.rawValue, state: "failed", error: why)
+        try await structures.policyStatus(of: id).map {
+            PolicyStatusRow(router: $0.deviceID.rawValue, state: $0.state.rawValue, detail: $0.detail)
+        }
+    }
+
+    /// Signals `PolicyStatus` each time the reconciler has recorded a structure's statuses anew.
+    func followPolicyStatus() async {
+        for await change in structureChanges {
+            guard case .policyStatusChanged(let id) = change else { continue }
+            do {
+                emitStructureChanged(id, [.policyStatus: try await policyStatus(id).dbusValue])
+            } catch {
+                logger.debug("a structure's policy status could not be read for its signal", [("structure", id.rawValue), ("error", "\(error)")])
             }
         }
     }

@@ -1,6 +1,7 @@
 import BorderRouterService
 import DBus
 import DeviceModel
+import Firewall
 import FoundationEssentials
 import MDNS
 import OpenThreadBR
@@ -29,6 +30,8 @@ actor DaemonRuntime {
     let mdns: MDNSClient
     /// The names the routers advertise over mDNS, as the service reads them.
     let advertisedNames: AdvertisedRouterNames
+    /// The structures' changes, subscribed before anything runs (drained by followPolicyStatus).
+    let structureChanges: EventStream<StructureChange>
 
     var exportedRouters: Set<DeviceID> = []
     var exportedStructures: Set<StructureID> = []
@@ -48,6 +51,7 @@ actor DaemonRuntime {
         self.connection = connection
         self.structures = structures
         self.service = service
+        self.structureChanges = structures.changes(bufferLimit: 4096)
         self.infoCache = RouterInfoCache { [store, logger] id, snapshot in
             await Self.persist(snapshot, of: id, in: store, logger: logger)
         }
@@ -91,11 +95,13 @@ actor DaemonRuntime {
         settings.defaultRouter.productID = configuration.productID == 0 ? nil : configuration.productID
         settings.defaultRouter.vendorName = configuration.vendorName
         settings.defaultRouter.productName = configuration.productName
+        settings.policyCheckInterval = .seconds(configuration.policyCheckInterval)
+        let firewall: (any HostFirewall)? = configuration.firewall == .nftables ? NFTables(tool: configuration.nftPath) : nil
         let advertisedNames = AdvertisedRouterNames()
         let service = BorderRouterService(
             connection: connection, configuration: settings, clock: clock, logger: logger.child("service"),
             eventSink: JournalSink(store: store, logger: logger.child("journal")), structureStore: structures,
-            advertisedNames: advertisedNames)
+            advertisedNames: advertisedNames, firewall: firewall)
         return DaemonRuntime(
             configuration: configuration, logger: logger, clock: clock, store: store, connection: connection,
             structures: structures, service: service, mdns: MDNSClient(logger: logger.child("mdns")),
@@ -115,6 +121,7 @@ actor DaemonRuntime {
                 group.addTask { await self.forwardEpskcEvents() }
                 group.addTask { await self.followSummaries() }
                 group.addTask { await self.followBorderAgents() }
+                group.addTask { await self.followPolicyStatus() }
                 // Ends on a graceful shutdown, or when the task is cancelled (the group's hard deadline).
                 group.addTask { try? await gracefulShutdown() }
 
@@ -189,8 +196,17 @@ actor DaemonRuntime {
         if await !calls.drained(within: limit, clock: clock) {
             logger.warning(
                 "stopping: calls still running are cut off", [("calls", "\(calls.inFlight)"), ("after-seconds", "\(configuration.shutdownTimeout)")])
+            return
         }
+        // The gate counts a call as answered when its handler returns; the DBus layer sends the reply
+        // just after, on the connection's queue. Closing the connection first would drop that reply
+        // (the caller would get NoReply), so the replies get a moment to leave before the close.
+        try? await clock.sleep(for: Self.replyGrace)
     }
+
+    /// How long a stop waits, after the last call in flight has been answered, before it closes the
+    /// connection under the reply.
+    static let replyGrace: Duration = .milliseconds(100)
 
     /// Routers seen in earlier runs are listed again (offline until their agents appear).
     private func rememberKnownRouters() async {

@@ -5,11 +5,13 @@ import Synchronization
 import TBRFoundation
 
 /// The device model's structures, kept in tbrd's SQLite store: each change is written in one transaction
-/// before it is visible (and before anything is applied to a router); the settings are mirrored in
-/// memory only to stream them.
+/// before it is visible and announced (so before anything is applied to a router); the settings and the
+/// policy status are mirrored in memory only to stream them.
 final class PersistentStructureStore: StructureStore {
     let store: TBRStore
     private let cells = Mutex<[StructureID: AttributeCell<ThreadNetworkSettingsTrait.Attributes>]>([:])
+    private let statusCells = Mutex<[StructureID: AttributeCell<[RouterPolicyStatus]>]>([:])
+    private let changeBroadcaster = EventBroadcaster<StructureChange>()
 
     init(store: TBRStore) {
         self.store = store
@@ -25,6 +27,7 @@ final class PersistentStructureStore: StructureStore {
 
     func createStructure(name: String) async throws(HomeError) -> StructureInfo {
         let record = try await call { () throws(StoreError) in try await store.createStructure(named: name) }
+        changeBroadcaster.publish(.created(Self.id(record.id)))
         return StructureInfo(id: Self.id(record.id), name: record.name, deviceIDs: [])
     }
 
@@ -39,6 +42,7 @@ final class PersistentStructureStore: StructureStore {
             }
             try await store.addRouter(router, toStructure: recordID)
         }
+        changeBroadcaster.publish(.membersChanged(structure))
     }
 
     func settings(of structure: StructureID) async throws(HomeError) -> ThreadNetworkSettingsTrait.Attributes {
@@ -55,7 +59,40 @@ final class PersistentStructureStore: StructureStore {
         let recordID = try Self.recordID(structure)
         _ = try await call { () throws(StoreError) in try await store.setSettings(settings, of: recordID) }
         _ = cell.set(updated)
+        changeBroadcaster.publish(.settingsChanged(structure))
         return updated
+    }
+
+    func policyStatus(of structure: StructureID) async throws(HomeError) -> [RouterPolicyStatus] {
+        try await statusCell(structure).value
+    }
+
+    func recordPolicyStatus(
+        _ statuses: [RouterPolicyStatus], option: ThreadNetworkSettingsTrait.InternetAccessOption, of structure: StructureID
+    ) async throws(HomeError) {
+        let cell = try await statusCell(structure)
+        let stored = option == .internetAccessOptionUnspecified ? nil : option.rawValue
+        var records: [AppliedPolicyRecord] = []
+        for status in statuses {
+            guard let router = RouterID(rawValue: status.deviceID.rawValue) else { continue }
+            records.append(AppliedPolicyRecord(router: router, option: stored, state: Self.state(status.state), detail: status.detail))
+        }
+        _ = try await call { () throws(StoreError) in try await store.recordAppliedPolicies(records) }
+        if cell.set(statuses.sorted { $0.deviceID < $1.deviceID }) { changeBroadcaster.publish(.policyStatusChanged(structure)) }
+    }
+
+    func policyStatusUpdates(of structure: StructureID) -> AttributeStream<[RouterPolicyStatus]> {
+        guard let cell = statusCells.withLock({ $0[structure] }) ?? (cells.withLock({ $0[structure] }) != nil ? loadedStatusCell(structure, []) : nil)
+        else {
+            let (stream, continuation) = AsyncStream.makeStream(of: [RouterPolicyStatus].self)
+            continuation.finish()
+            return AttributeStream(stream)
+        }
+        return cell.stream()
+    }
+
+    func changes(bufferLimit: Int) -> EventStream<StructureChange> {
+        changeBroadcaster.subscribe(bufferLimit: bufferLimit)
     }
 
     func settingsUpdates<T: Sendable & Equatable>(
@@ -78,6 +115,7 @@ final class PersistentStructureStore: StructureStore {
             throw HomeError(.notFound, "\(Quoted(device.rawValue)) is not in the structure")
         }
         try await call { () throws(StoreError) in try await store.removeRouter(router, fromStructure: recordID) }
+        changeBroadcaster.publish(.membersChanged(structure))
     }
 
     /// Deletes `structure`; its routers become unassigned.
@@ -85,6 +123,8 @@ final class PersistentStructureStore: StructureStore {
         let recordID = try Self.recordID(structure)
         try await call { () throws(StoreError) in try await store.deleteStructure(recordID) }
         cells.withLock { $0.removeValue(forKey: structure) }?.finish()
+        statusCells.withLock { $0.removeValue(forKey: structure) }?.finish()
+        changeBroadcaster.publish(.deleted(structure))
     }
 
     /// The structure named `name`, or nil (also when it is deleted while it is read).
@@ -113,10 +153,11 @@ final class PersistentStructureStore: StructureStore {
         return try await structure(id: Self.id(record.id))
     }
 
-    /// Loads every structure's settings into memory (at start-up) so they can be streamed.
+    /// Loads every structure's settings and policy status into memory (at start-up) so they can be streamed.
     func load() async throws(HomeError) {
         for record in try await call({ () throws(StoreError) in try await store.structures() }) {
             _ = cellFor(record)
+            _ = try await statusCell(Self.id(record.id))
         }
     }
 
@@ -164,6 +205,45 @@ final class PersistentStructureStore: StructureStore {
             throw HomeError(.notFound, "there is no structure with the id \(structure)")
         }
         return cellFor(record)
+    }
+
+    /// The policy status cell of `structure`, loaded from the store's records the first time.
+    private func statusCell(_ structure: StructureID) async throws(HomeError) -> AttributeCell<[RouterPolicyStatus]> {
+        if let cell = statusCells.withLock({ $0[structure] }) { return cell }
+        let recordID = try Self.recordID(structure)
+        let records = try await call { () throws(StoreError) in try await store.appliedPolicies(inStructure: recordID) }
+        let statuses = records.compactMap { router, p -> RouterPolicyStatus? in
+            DeviceID(rawValue: router.rawValue).map { RouterPolicyStatus(deviceID: $0, state: Self.state(p.state), detail: p.detail) }
+        }
+        return loadedStatusCell(structure, statuses.sorted { $0.deviceID < $1.deviceID })
+    }
+
+    /// The status cell of `structure`, created with `statuses` unless another caller made it first.
+    private func loadedStatusCell(_ structure: StructureID, _ statuses: [RouterPolicyStatus]) -> AttributeCell<[RouterPolicyStatus]> {
+        statusCells.withLock { cells in
+            if let cell = cells[structure] { return cell }
+            let cell = AttributeCell(statuses)
+            cells[structure] = cell
+            return cell
+        }
+    }
+
+    static func state(_ s: RouterPolicyStatus.State) -> AppliedPolicy.State {
+        switch s {
+        case .applied: .applied
+        case .pending: .pending
+        case .failed: .failed
+        case .unsupported: .unsupported
+        }
+    }
+
+    static func state(_ s: AppliedPolicy.State) -> RouterPolicyStatus.State {
+        switch s {
+        case .applied: .applied
+        case .pending: .pending
+        case .failed: .failed
+        case .unsupported: .unsupported
+        }
     }
 
     private func call<T>(_ body: () async throws(StoreError) -> T) async throws(HomeError) -> T {

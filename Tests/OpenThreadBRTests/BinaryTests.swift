@@ -19,7 +19,7 @@ import Glibc
         let r = try await run(["--help"])
         #expect(r.status == 0)
         for option in ["--bus", "--interface", "--dataset", "--no-epskc", "--no-telemetry", "--no-nat64", "--dhcp6-pd",
-                       "--no-feature-flags", "--no-dns-upstream", "--vendor", "--product", "--role-delay",
+                       "--no-feature-flags", "--no-dns-upstream", "--infra-interface", "--vendor", "--product", "--role-delay",
                        "--restart-delay", "--nat64-delay", "--pending-delay", "--help"] {
             #expect(r.stdout.contains(option), "help lacks \(option)")
         }

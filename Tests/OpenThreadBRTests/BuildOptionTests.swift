@@ -109,7 +109,8 @@ import Testing
     }
 
     @Test func nat64OnALeaderIsIdleThenActiveAndOffAtOnce() async throws {
-        try await withSimulatorBinary(["--dataset", hex(sampleDataset), "--nat64-delay", "1000"]) { sim throws in
+        // idle lasts four fifths of the delay: 2.4 s, long enough for busctl to see it on a loaded machine.
+        try await withSimulatorBinary(["--dataset", hex(sampleDataset), "--nat64-delay", "3000"]) { sim throws in
             #expect(try await sim.dbusSend.call("SetNat64Enabled", ["boolean:true"]).status == 0)
             try await eventually("NAT64 is idle") {
                 try await sim.get("Nat64State").stdout == "(ss) \"idle\" \"not_running\"\n"

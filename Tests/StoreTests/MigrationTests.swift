@@ -101,4 +101,40 @@ struct MigrationTests {
             #expect(try await first.read { db in try db.userVersion() } == 2)
         }
     }
+
+    @Test("version 3 keeps the applied policies of version 2, error as detail, and takes unsupported")
+    func appliedPoliciesGainUnsupportedAndADetail() async throws {
+        try await withFixture { f in
+            do {
+                let v2 = try DatabaseActor(path: f.path, migrations: Array(TBRStore.migrations.prefix(2)))
+                #expect(v2.schemaVersion == 2)
+                try await v2.write { db in
+                    try db.execute("INSERT INTO routers (id, first_seen_at, last_seen_at) VALUES ('wpan0', 1, 1), ('wpan1', 1, 1)")
+                    try db.execute(
+                        """
+                        INSERT INTO applied_policies (router_id, option, state, error, updated_at)
+                        VALUES ('wpan0', 'none', 'failed', 'SetNat64Enabled: NotImplemented', 2), ('wpan1', NULL, 'applied', NULL, 3)
+                        """)
+                }
+            }
+            let store = try f.open()
+            #expect(store.database.openedAtVersion == 2 && store.schemaVersion == 3)
+            #expect(try await store.appliedPolicy(router: "wpan0") == AppliedPolicy(
+                option: "none", state: .failed, detail: "SetNat64Enabled: NotImplemented", updatedAt: 2))
+            #expect(try await store.appliedPolicy(router: "wpan1")?.detail == "")
+            let home = try await store.createStructure(named: "Home")
+            try await store.addRouter("wpan0", toStructure: home.id)
+            let stored = try await store.recordAppliedPolicy(.unsupported, detail: "no NAT64", option: "nat64Only", router: "wpan0")
+            #expect(stored.state == .unsupported && stored.detail == "no NAT64")
+            // A failed or unsupported record without a reason is refused; the table's CHECK says the same.
+            await #expect(throws: StoreError.self) { try await store.recordAppliedPolicy(.failed, option: "none", router: "wpan0") }
+            await #expect(throws: SQLiteError.self) {
+                try await store.database.write { db in
+                    try db.execute("UPDATE applied_policies SET state = 'unsupported', detail = '' WHERE router_id = 'wpan0'")
+                }
+            }
+            // Records of routers that belong to no structure are dropped when statuses are recorded.
+            #expect(try await store.appliedPolicy(router: "wpan1") == nil)
+        }
+    }
 }

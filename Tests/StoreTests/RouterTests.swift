@@ -96,13 +96,13 @@ struct RouterTests {
             f.clock.advance(by: .seconds(3))
             let applied = try await store.recordAppliedPolicy(.applied, option: "none", router: "wpan0")
             #expect(applied.updatedAt == f.clock.wallTime())
-            try await store.recordAppliedPolicy(.failed("SetNat64Enabled: NotImplemented"), option: "none", router: "wpan1")
+            try await store.recordAppliedPolicy(.failed, detail: "SetNat64Enabled: NotImplemented", option: "none", router: "wpan1")
             try await store.recordAppliedPolicy(.applied, option: nil, router: "wpan2")
 
             #expect(try await store.appliedPolicy(router: "wpan0") == applied)
             let byRouter = try await store.appliedPolicies(inStructure: home.id)
             #expect(Set(byRouter.keys) == ["wpan0", "wpan1"])
-            #expect(byRouter["wpan1"]?.state == .failed("SetNat64Enabled: NotImplemented"))
+            #expect(byRouter["wpan1"]?.state == .failed && byRouter["wpan1"]?.detail == "SetNat64Enabled: NotImplemented")
             #expect(try await store.appliedPolicy(router: "wpan2")?.option == nil)
 
             try await store.clearAppliedPolicy(router: "wpan1")

@@ -77,7 +77,8 @@ struct Rig {
 /// everything stopped afterwards.
 func withRig(
     _ interfaces: [ThreadInterfaceName] = ["wpan0"], simulatorArguments: [String] = ["--dataset", Vectors.datasetA],
-    withTbrd: Bool = false, policy: String = PrivateBus.permissivePolicy, _ body: (Rig) async throws -> Void
+    withTbrd: Bool = false, tbrdConfiguration: String = "", policy: String = PrivateBus.permissivePolicy,
+    _ body: (Rig) async throws -> Void
 ) async throws {
     try await withPrivateBus(policy: policy) { bus throws in
         let connection = try await Connection(bus: .address(bus.address))
@@ -103,7 +104,7 @@ func withRig(
         if withTbrd {
             let process = try TbrdProcess(bus: bus)
             tbrd = process
-            try await process.start(expecting: interfaces.count, connection: connection)
+            try await process.start(expecting: interfaces.count, connection: connection, extraConfiguration: tbrdConfiguration)
         }
         let rig = Rig(bus: bus, connection: connection, tbrctl: try TbrctlBinary(), sim: sim, tbrd: tbrd)
         do {
@@ -142,10 +143,15 @@ final class TbrdProcess: Sendable {
         try FileManager.default.createDirectory(at: state, withIntermediateDirectories: true)
     }
 
-    /// Starts tbrd and waits until it owns `io.tbrd` and knows `routers` routers.
-    func start(expecting routers: Int, connection: Connection) async throws {
+    /// Starts tbrd and waits until it owns `io.tbrd` and knows `routers` routers. Its configuration says
+    /// `firewall = off` (and `extraConfiguration`): it runs in the host's network namespace, whose
+    /// firewall no test touches.
+    func start(expecting routers: Int, connection: Connection, extraConfiguration: String = "") async throws {
+        let conf = bus.directory.appendingPathComponent("tbrd.conf")
+        try ("firewall = off\n" + extraConfiguration).write(to: conf, atomically: true, encoding: .utf8)
         let started = try TestProcess(
-            try Executables.product("tbrd"), ["--bus", bus.address, "--state-dir", state.path], directory: bus.directory)
+            try Executables.product("tbrd"), ["--bus", bus.address, "--state-dir", state.path, "--config", conf.path],
+            directory: bus.directory)
         process.withLock { $0 = started }
         let manager = RemoteObject(connection: connection, destination: "io.tbrd", path: "/io/tbrd", interface: "io.tbrd.Manager1")
         try await eventually("tbrd owns io.tbrd and knows the routers", timeout: .seconds(10)) {

@@ -131,14 +131,24 @@ import Testing
             #expect(added.status == 0 && added.stdout == "added wpan0 to structure Home\n")
             let id = try await rig.borderAgentID("wpan1")
             let (_, view) = try await rig.json(["structure", "add", "Home", id, "--json"])
-            #expect(Set(view.keys) == ["name", "routers", "settings"])
+            #expect(Set(view.keys) == ["name", "routers", "settings", "policy"])
             #expect(view["name"] as? String == "Home" && view["routers"] as? [String] == ["wpan0", "wpan1"])
             let settings = try #require(view["settings"] as? [String: Any])
             #expect(Set(settings.keys) == ["internetAccessOption", "defaultThreadNetworkId"])
             #expect(settings["internetAccessOption"] as? String == "unspecified" && settings["defaultThreadNetworkId"] is NSNull)
 
             let shown = try await rig.run(["structure", "show", "Home"])
-            #expect(shown.stdout == "Structure        Home\nBorder routers   wpan0, wpan1\nInternet access  unspecified\nDefault network  -\n")
+            #expect(shown.stdout == """
+                Structure        Home
+                Border routers   wpan0, wpan1
+                Internet access  unspecified
+                Default network  -
+
+                ROUTER  POLICY   DETAIL
+                wpan0   applied  not managed
+                wpan1   applied  not managed
+
+                """)
             let listed = try await rig.run(["structure", "list"])
             #expect(listed.stdout == "NAME  BORDER ROUTERS  INTERNET ACCESS  DEFAULT NETWORK\nHome  wpan0,wpan1     unspecified      -\n")
 

@@ -173,7 +173,8 @@ import Glibc
             #expect(st.st_mode & 0o777 == 0o600)
             #expect(stat(env.stateDirectory, &st) == 0 && st.st_mode & 0o777 == 0o700)
             let second = try await ProcessRunner.run(
-                try Executables.product("tbrd"), ["--bus", env.address, "--state-dir", env.stateDirectory + "2"], timeout: .seconds(20))
+                try Executables.product("tbrd"),
+                ["--bus", env.address, "--state-dir", env.stateDirectory + "2"] + (try env.configuration("")), timeout: .seconds(20))
             #expect(second.status == 69)
             #expect(second.stderr.contains("io.tbrd is already owned"))
         }
@@ -203,19 +204,19 @@ import Glibc
     @Test func sighupReloadsTheLogLevelWithoutStopping() async throws {
         try await withDaemon { env throws in
             let conf = env.directory.appendingPathComponent("tbrd.conf")
-            try "log-level = warning\n".write(to: conf, atomically: true, encoding: .utf8)
+            try "log-level = warning\nfirewall = off\n".write(to: conf, atomically: true, encoding: .utf8)
             let p = try TestProcess(
                 try Executables.product("tbrd"), ["--bus", env.address, "--state-dir", env.stateDirectory, "--config", conf.path],
                 directory: env.directory)
             env.daemon = p
             try await eventually("tbrd owns io.tbrd") { try await env.client.nameOwner(of: "io.tbrd") != nil }
             #expect(!p.stderr.contains("tbrd is ready"))  // a notice, below the configured warning level
-            try "log-level = debug\n".write(to: conf, atomically: true, encoding: .utf8)
+            try "log-level = debug\nfirewall = off\n".write(to: conf, atomically: true, encoding: .utf8)
             kill(p.pid, SIGHUP)
             try await eventually("the reload is logged") { p.stderr.contains("configuration reloaded log-level=debug") }
             _ = try await env.manager.call("ListStructures")
             #expect(p.isRunning)
-            try "log-level = loud\n".write(to: conf, atomically: true, encoding: .utf8)
+            try "log-level = loud\nfirewall = off\n".write(to: conf, atomically: true, encoding: .utf8)
             kill(p.pid, SIGHUP)
             try await eventually("the bad file is refused") { p.stderr.contains("configuration not reloaded") }
             #expect(p.isRunning)

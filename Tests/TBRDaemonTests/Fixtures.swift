@@ -48,17 +48,26 @@ final class DaemonEnvironment: @unchecked Sendable {
         guard p.isRunning else { throw TestKitError("otbr-sim did not start: \(p.stderr)") }
     }
 
-    /// Writes `text` as a configuration file for tbrd; returns the `--config` arguments.
-    func configuration(_ text: String) throws -> [String] {
+    /// Writes `text` as a configuration file for tbrd; returns the `--config` arguments. Unless
+    /// `firewall` is true the file starts with `firewall = off`: a tbrd in the host's own network
+    /// namespace must never touch the host's firewall (the firewall tests run tbrd in a namespace of
+    /// their own).
+    func configuration(_ text: String, firewall: Bool = false) throws -> [String] {
         let file = directory.appendingPathComponent("tbrd.conf")
-        try text.write(to: file, atomically: true, encoding: .utf8)
+        try ((firewall ? "" : "firewall = off\n") + text).write(to: file, atomically: true, encoding: .utf8)
         return ["--config", file.path]
     }
 
-    /// Starts tbrd and waits until it owns io.tbrd.
-    func startDaemon(_ extra: [String] = []) async throws {
+    /// Starts tbrd and waits until it owns io.tbrd: in the network namespace `namespace` when given
+    /// (`ip netns exec`), else in the test's own with `firewall = off` unless `extra` gives a `--config`.
+    func startDaemon(_ extra: [String] = [], namespace: String? = nil) async throws {
+        var extra = extra
+        if !extra.contains("--config") { extra += try configuration("", firewall: namespace != nil) }
+        let tbrd = try Executables.product("tbrd")
+        var command = [tbrd]
+        if let namespace { command = [try Executables.find("ip", package: "iproute2"), "netns", "exec", namespace, tbrd] }
         let p = try TestProcess(
-            try Executables.product("tbrd"), ["--bus", address, "--state-dir", stateDirectory, "--log-level", "debug"] + extra,
+            command[0], Array(command.dropFirst()) + ["--bus", address, "--state-dir", stateDirectory, "--log-level", "debug"] + extra,
             directory: directory)
         daemon = p
         try await eventually("tbrd owns io.tbrd") {

@@ -83,6 +83,15 @@ import Glibc
             #expect(stranger.status != 0 && stranger.stderr.lowercased().contains("access denied"), "\(stranger.stderr)")
             let adminCall = try await Self.busctl(as: [admin], bus.address, ["call", "io.tbrd", "/io/tbrd", "io.tbrd.Manager1", "CreateStructure", "s", "Home"])
             #expect(adminCall.status == 0, "\(adminCall.stderr)")
+            // The internet-access policy: group tbrd reads it, only admins write it.
+            let home = ["io.tbrd", "/io/tbrd/structure/1", "io.tbrd.Structure1"]
+            let writeOption = try await Self.busctl(as: [reader], bus.address, ["set-property"] + home + ["InternetAccessOption", "s", "none"])
+            #expect(writeOption.status != 0 && writeOption.stderr.lowercased().contains("access denied"), "\(writeOption.stderr)")
+            let readStatus = try await Self.busctl(as: [reader], bus.address, ["get-property"] + home + ["PolicyStatus"])
+            #expect(readStatus.status == 0 && readStatus.stdout.hasPrefix("a(sss)"), "\(readStatus.stderr)")
+            #expect(try await Self.busctl(as: [reader], bus.address, ["get-property"] + home + ["InternetAccessOption"]).stdout == "s \"unspecified\"\n")
+            let adminOption = try await Self.busctl(as: [admin], bus.address, ["set-property"] + home + ["InternetAccessOption", "s", "nat64Only"])
+            #expect(adminOption.status == 0, "\(adminOption.stderr)")
             // Nothing the reader tried changed anything.
             let structures = try await env.manager.call("ListStructures")
             guard case .array(_, let rows) = structures[0] else { throw TestKitError("no structures") }

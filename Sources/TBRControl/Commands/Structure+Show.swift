@@ -5,10 +5,10 @@ extension Structure {
     struct Show: ControlCommand {
         static let configuration = CommandConfiguration(
             name: "show",
-            abstract: "Show a structure's border routers and settings.",
+            abstract: "Show a structure's border routers, settings and the internet-access policy's state on each router.",
             discussion: """
-                With --json: {name, routers, settings: {internetAccessOption, defaultThreadNetworkId}}, \
-                routers as ids and the default network null when none is set.
+                With --json: {name, routers, settings: {internetAccessOption, defaultThreadNetworkId}, \
+                policy: [{id, state, detail}]}, routers as ids and the default network null when none is set.
                 """)
         static let arguments: [ArgumentSpec] = [
             .positional("structure", valueName: "STRUCTURE", help: "The structure's name."),

@@ -115,8 +115,55 @@ extension TbrdBackend {
         }
         let option = string(.internetAccessOption)
         let network = string(.defaultThreadNetworkId)
+        let policy = ((try? p[StructureProperty.policyStatus.rawValue]?.decode(as: [PolicyStatusRow].self)) ?? []).map(Self.view)
         return StructureView(
             name: string(.name).nilIfEmpty ?? name, routers: ids.sorted(),
-            settings: .init(internetAccessOption: option.nilIfEmpty ?? "unspecified", defaultThreadNetworkId: network.nilIfEmpty))
+            settings: .init(internetAccessOption: option.nilIfEmpty ?? "unspecified", defaultThreadNetworkId: network.nilIfEmpty),
+            policy: policy.sorted { $0.id < $1.id })
+    }
+
+    // MARK: the internet-access policy
+
+    /// `io.tbrd.Structure1` at `path`.
+    func structureObject(_ path: ObjectPath) -> RemoteObject {
+        RemoteObject(connection: connection, destination: TBRDBusAPI.busName, path: path, interface: TBRDBusAPI.Structure.interface)
+    }
+
+    /// Writes `InternetAccessOption` (its D-Bus spelling); tbrd answers once the statuses it reports
+    /// are about the option written.
+    func setInternetAccessOption(_ option: String, structure name: String, at path: ObjectPath) async throws {
+        do {
+            try await structureObject(path).setProperty(StructureProperty.internetAccessOption.rawValue, .string(option))
+        } catch {
+            throw ErrorMapping.controlError(error, doing: "setting the internet access of structure \(Quoted(name))")
+        }
+    }
+
+    /// The structure's option and `PolicyStatus`, sorted by router.
+    func policy(of name: String, at path: ObjectPath) async throws -> PolicyView {
+        let object = structureObject(path)
+        do {
+            let option = try await object.property(StructureProperty.internetAccessOption.rawValue, as: String.self)
+            let rows = try await object.property(StructureProperty.policyStatus.rawValue, as: [PolicyStatusRow].self)
+            return PolicyView(structure: name, internetAccessOption: option, routers: rows.map(Self.view).sorted { $0.id < $1.id })
+        } catch {
+            throw ErrorMapping.controlError(error, doing: "reading the policy of structure \(Quoted(name))")
+        }
+    }
+
+    /// Whether router `id`'s otbr-agent is on the bus (`BorderRouter1.Online`; tbrd answers it without
+    /// asking the agent).
+    func isOnline(_ id: String) async throws -> Bool {
+        let object = RemoteObject(
+            connection: connection, destination: TBRDBusAPI.busName, path: TBRDBusAPI.routerPath(id), interface: TBRDBusAPI.BorderRouter.interface)
+        do {
+            return try await object.property(TBRDBusAPI.BorderRouter.Property.online.rawValue, as: Bool.self)
+        } catch {
+            throw ErrorMapping.controlError(error, doing: "reading whether border router \(id) is online")
+        }
+    }
+
+    static func view(_ row: PolicyStatusRow) -> PolicyRouterView {
+        PolicyRouterView(id: row.router, state: row.state, detail: row.detail)
     }
 }

@@ -1,0 +1,290 @@
+import DBus
+import DeviceModel
+import Firewall
+import TBRFoundation
+
+/// Drives ``PolicyReconcilerMachine``: feeds it what happens (structures changing in the store, routers
+/// coming and going, results, the clock) and carries out its directives — applies and read-backs on the
+/// agents as child tasks (one per router at a time, many routers at once), the host firewall through a
+/// ``Firewall/HostFirewall``, statuses into the structure store (recorded before they are streamed).
+///
+/// One loop takes one input at a time from a ``PolicyInbox``; when the inbox runs dry the statuses
+/// gathered meanwhile are recorded, one store write per structure.
+actor PolicyReconciler {
+    let store: any StructureStore
+    let firewall: (any HostFirewall)?
+    let enforcer: PolicyEnforcer
+    let clock: any TBRClock
+    let logger: Logger
+    var machine: PolicyReconcilerMachine
+    /// When the machine's timer is due; nil: no timer.
+    var wakeUp: ContinuousClock.Instant?
+    let wake = WakeSignal()
+    let inbox = PolicyInbox()
+    /// Statuses to record when the inbox runs dry, by structure.
+    var unpublished: [StructureID: (ThreadNetworkSettingsTrait.InternetAccessOption, [RouterPolicyStatus])] = [:]
+    /// How the firewall read back after the last replace.
+    var firewallSnapshot: FirewallSnapshot?
+
+    init(
+        store: any StructureStore, firewall: (any HostFirewall)?, connection: Connection,
+        configuration: BorderRouterServiceConfiguration, clock: any TBRClock, logger: Logger
+    ) {
+        self.store = store
+        self.firewall = firewall
+        self.enforcer = PolicyEnforcer(
+            connection: connection, callTimeout: configuration.agentCallTimeout, nat64Timeout: configuration.policyNat64Timeout,
+            nat64PollInterval: .milliseconds(100), clock: clock)
+        self.clock = clock
+        self.logger = logger
+        self.machine = PolicyReconcilerMachine(
+            timing: .init(
+                checkInterval: configuration.policyCheckInterval, retryDelay: configuration.policyRetryDelay,
+                retryLimit: configuration.policyRetryLimit, firewallManaged: firewall != nil))
+    }
+
+    /// Runs until the task is cancelled: starts from the structures in the store and the routers in
+    /// `online`, then follows `registry` (subscribed before `online` was taken), the store's changes and
+    /// the addresses of the host.
+    func run(registry: EventStream<RouterRegistryEvent>, online: Set<DeviceID>) async {
+        let changes = store.changes(bufferLimit: 4096)
+        let addressChanges = firewall?.addressChanges()
+        logger.info(
+            "internet-access policy reconciler running",
+            [("firewall", firewall == nil ? "off" : "on"), ("address-changes", addressChanges == nil ? "polled" : "followed")])
+        defer { inbox.close() }
+        await withDiscardingTaskGroup { group in
+            let inbox = self.inbox
+            group.addTask {
+                for await event in registry { inbox.submit(.registry(event)) }
+            }
+            group.addTask {
+                for await change in changes {
+                    if case .policyStatusChanged = change { continue }
+                    inbox.submit(.structuresChanged)
+                }
+            }
+            if let addressChanges {
+                group.addTask {
+                    for await _ in addressChanges { inbox.submit(.addressesChanged) }
+                }
+            }
+            group.addTask { await self.driveTimer() }
+
+            if let snapshots = await readStructures() {
+                await perform(machine.start(structures: snapshots, online: online, now: clock.now()), &group)
+            } else {
+                await perform(machine.start(structures: [], online: online, now: clock.now()), &group)
+                inbox.submit(.structuresChanged)
+            }
+            while !Task.isCancelled {
+                guard let input = inbox.next() else {
+                    await recordStatuses()
+                    await inbox.wait()
+                    continue
+                }
+                await handle(input, &group)
+            }
+            group.cancelAll()
+        }
+    }
+
+    // MARK: inputs
+
+    private func handle(_ input: PolicyInput, _ group: inout DiscardingTaskGroup) async {
+        let now = clock.now()
+        switch input {
+        case .structuresChanged:
+            guard let snapshots = await readStructures() else { return }
+            await perform(machine.structuresRead(snapshots, now: now), &group)
+        case .registry(.added):
+            return
+        case .registry(.online(let id)):
+            await perform(machine.routerOnline(id, now: now), &group)
+        case .registry(.offline(let id)):
+            await perform(machine.routerOffline(id, now: now), &group)
+        case .applied(let id, let plan, let result):
+            log(id, plan, result)
+            await perform(machine.applyFinished(id, plan: plan, result: result, now: now), &group)
+        case .checked(let id, let plan, let result):
+            switch result {
+            case .drifted(let what):
+                logger.notice(
+                    "internet-access policy drifted; applying it again",
+                    [("router", id.rawValue), ("option", plan.option.rawValue), ("found", what)])
+            case .failed(let why):
+                logger.info("could not read back the internet-access policy", [("router", id.rawValue), ("error", why)])
+            case .holds, .offline:
+                break
+            }
+            await perform(machine.checkFinished(id, plan: plan, result: result, now: now), &group)
+        case .firewallReplaced(let ruleset, .success(let snapshot)):
+            firewallSnapshot = snapshot
+            logger.info(
+                ruleset.isEmpty ? "host firewall: table inet tbrd removed" : "host firewall: table inet tbrd replaced",
+                [("thread-interfaces", ruleset.entries.map(\.threadInterface).joined(separator: ","))])
+            await perform(machine.firewallReplaced(ruleset, error: nil, now: now), &group)
+        case .firewallReplaced(let ruleset, .failure(let error)):
+            logger.warning("host firewall could not be replaced", [("error", error.description)])
+            await perform(machine.firewallReplaced(ruleset, error: error.description, now: now), &group)
+        case .firewallChecked(.success(let intact)):
+            if !intact { logger.notice("host firewall: table inet tbrd was changed by someone else; replacing it") }
+            await perform(machine.firewallChecked(intact: intact, error: nil, now: now), &group)
+        case .firewallChecked(.failure(let error)):
+            logger.info("host firewall could not be read back", [("error", error.description)])
+            await perform(machine.firewallChecked(intact: true, error: error.description, now: now), &group)
+        case .addressesChanged:
+            await perform(machine.addressesChanged(now: now), &group)
+        case .timer:
+            await perform(machine.timerFired(now: now), &group)
+        case .barrier(let waiter):
+            await recordStatuses()
+            waiter.resume()
+        }
+    }
+
+    /// Returns once every structure change stored before the call has been taken in and the statuses
+    /// that follow from it are recorded (routers still being applied are `pending`); at once when the
+    /// reconciler is not running.
+    nonisolated func settled() async {
+        inbox.submit(.structuresChanged)
+        await withCheckedContinuation { inbox.submit(.barrier($0)) }
+    }
+
+    /// Every structure with its option and routers, or nil (logged) when the store cannot be read.
+    private func readStructures() async -> [StructureSnapshot]? {
+        do {
+            var snapshots: [StructureSnapshot] = []
+            for info in try await store.structures() {
+                let settings: ThreadNetworkSettingsTrait.Attributes
+                do { settings = try await store.settings(of: info.id) } catch where error.code == .notFound { continue }
+                snapshots.append(StructureSnapshot(id: info.id, option: settings.internetAccessOption, members: info.deviceIDs))
+            }
+            return snapshots
+        } catch {
+            logger.error("could not read the structures for the internet-access policy", [("error", error.message)])
+            return nil
+        }
+    }
+
+    // MARK: directives
+
+    /// Carries out `directives` in order; agent and firewall work runs as child tasks whose results come
+    /// back through the inbox.
+    private func perform(_ directives: [PolicyDirective], _ group: inout DiscardingTaskGroup) async {
+        for directive in directives {
+            switch directive {
+            case .applyRouter(let id, let plan):
+                let enforcer = self.enforcer, inbox = self.inbox
+                group.addTask { inbox.submit(.applied(id, plan, await enforcer.apply(id, plan))) }
+            case .checkRouter(let id, let plan):
+                let enforcer = self.enforcer, inbox = self.inbox
+                group.addTask { inbox.submit(.checked(id, plan, await enforcer.check(id, plan))) }
+            case .replaceFirewall(let ruleset):
+                guard let firewall else { continue }
+                let inbox = self.inbox
+                group.addTask {
+                    do throws(FirewallError) {
+                        inbox.submit(.firewallReplaced(ruleset, .success(try await firewall.replace(with: ruleset))))
+                    } catch {
+                        inbox.submit(.firewallReplaced(ruleset, .failure(error)))
+                    }
+                }
+            case .checkFirewall:
+                guard let firewall, let snapshot = firewallSnapshot else {
+                    inbox.submit(.firewallChecked(.success(false)))
+                    continue
+                }
+                let inbox = self.inbox
+                group.addTask {
+                    do throws(FirewallError) {
+                        inbox.submit(.firewallChecked(.success(try await firewall.isIntact(snapshot))))
+                    } catch {
+                        inbox.submit(.firewallChecked(.failure(error)))
+                    }
+                }
+            case .readLinkAddresses(let names):
+                var read: [String: LinkAddresses] = [:]
+                if let firewall {
+                    do { read = try firewall.linkAddresses(names) } catch {
+                        logger.warning("could not read the LAN's addresses", [("error", error.description)])
+                    }
+                }
+                await perform(machine.linkAddressesRead(read, now: clock.now()), &group)
+            case .publish(let structure, let option, let statuses):
+                unpublished[structure] = (option, statuses)
+            case .wake(let instant):
+                setWakeUp(instant)
+            case .cancelWake:
+                setWakeUp(nil)
+            }
+        }
+    }
+
+    /// Records the statuses gathered since the last time, one store write per structure; each is
+    /// streamed (and signalled by tbrd) once stored.
+    private func recordStatuses() async {
+        let pending = unpublished
+        unpublished = [:]
+        for structure in pending.keys.sorted() {
+            guard let (option, statuses) = pending[structure] else { continue }
+            do {
+                try await store.recordPolicyStatus(statuses, option: option, of: structure)
+            } catch where error.code == .notFound {
+                logger.debug("a structure went away before its policy status was recorded", [("structure", structure.rawValue)])
+            } catch {
+                logger.error(
+                    "could not record the internet-access policy status", [("structure", structure.rawValue), ("error", error.message)])
+            }
+        }
+    }
+
+    private func log(_ id: DeviceID, _ plan: RouterPolicyPlan, _ result: RouterApplyResult) {
+        var metadata = [("router", id.rawValue), ("option", plan.option.rawValue)]
+        if firewall != nil, result.infrastructureInterface == nil, result.outcome != .offline {
+            logger.info("the router did not name its infrastructure interface; its firewall rules let only link-local and ULA through", [("router", id.rawValue)])
+        }
+        switch result.outcome {
+        case .applied:
+            logger.info("internet-access policy applied", metadata)
+        case .unsupported(let why):
+            metadata.append(("lacks", why))
+            logger.notice("internet-access policy applied in part: the router cannot provide all of it", metadata)
+        case .failed(let why):
+            metadata.append(("error", why))
+            logger.warning("internet-access policy could not be applied; retrying", metadata)
+        case .offline:
+            logger.info("internet-access policy pending: the router is offline", metadata)
+        }
+    }
+
+    // MARK: the timer
+
+    private func setWakeUp(_ instant: ContinuousClock.Instant?) {
+        guard wakeUp != instant else { return }
+        wakeUp = instant
+        wake.signal()
+    }
+
+    /// Submits ``PolicyInput/timer`` when the machine's wake-up is due, until the task is cancelled.
+    private func driveTimer() async {
+        while !Task.isCancelled {
+            await Self.sleep(until: wakeUp, clock: clock, wake: wake)
+            if Task.isCancelled { return }
+            if let due = wakeUp, clock.now() >= due {
+                wakeUp = nil
+                inbox.submit(.timer)
+            }
+        }
+    }
+
+    /// Returns at `until` (never, when nil), when `wake` is signalled, or when cancelled.
+    private nonisolated static func sleep(until: ContinuousClock.Instant?, clock: any TBRClock, wake: WakeSignal) async {
+        await withTaskGroup(of: Void.self) { group in
+            if let until { group.addTask { try? await clock.sleep(until: until) } }
+            group.addTask { await wake.wait() }
+            _ = await group.next()
+            group.cancelAll()
+        }
+    }
+}

@@ -1,0 +1,65 @@
+/// tbrd's host firewall through the `nft` tool: ``FirewallRuleset/script()`` fed to `nft -f -` (one
+/// atomic transaction touching only `table inet tbrd`), `nft list table inet tbrd` to read it back.
+/// It runs `nft` in the network namespace tbrd itself runs in.
+public struct NFTables: HostFirewall {
+    /// `nft` as configured: a name looked up on `PATH` (then `/usr/sbin`, `/sbin`) or a path.
+    public let tool: String
+    /// How long one `nft` run may take before it is killed.
+    public let timeout: Duration
+
+    /// A firewall run with `tool` (default `nft`).
+    public init(tool: String = "nft", timeout: Duration = .seconds(10)) {
+        self.tool = tool
+        self.timeout = timeout
+    }
+
+    /// Without `nft` there is nothing tbrd can have put in place, so an empty ruleset is taken as in
+    /// place; any other fails with ``FirewallError/nftNotFound(_:)``.
+    public func replace(with ruleset: FirewallRuleset) async throws(FirewallError) -> FirewallSnapshot {
+        if ruleset.isEmpty, Subprocess.locate(tool) == nil { return FirewallSnapshot(listing: nil) }
+        let script = try ruleset.script()
+        let result = try await run(["-f", "-"], input: Array(script.utf8))
+        guard result.status == 0 else { throw .nftFailed(status: result.status, message: Self.firstLines(result.stderr)) }
+        return try await snapshot()
+    }
+
+    public func isIntact(_ expected: FirewallSnapshot) async throws(FirewallError) -> Bool {
+        try await snapshot() == expected
+    }
+
+    /// How tbrd's table reads back now.
+    /// - Throws: ``FirewallError`` when `nft` cannot be run or fails for another reason than a missing table.
+    public func snapshot() async throws(FirewallError) -> FirewallSnapshot {
+        let result = try await run(["list", "table", "inet", "tbrd"], input: [])
+        if result.status == 0 { return FirewallSnapshot(listing: result.stdout) }
+        if result.stderr.contains("No such file or directory") { return FirewallSnapshot(listing: nil) }
+        throw .nftFailed(status: result.status, message: Self.firstLines(result.stderr))
+    }
+
+    public func linkAddresses(_ interfaces: Set<String>) throws(FirewallError) -> [String: LinkAddresses] {
+        try LinkAddresses.read(interfaces)
+    }
+
+    public func addressChanges() -> AsyncStream<Void>? { AddressMonitor.changes() }
+
+    private func run(_ arguments: [String], input: [UInt8]) async throws(FirewallError) -> Subprocess.Result {
+        guard let path = Subprocess.locate(tool) else {
+            throw .nftNotFound(tool.contains("/") ? tool : "\(tool) on PATH, /usr/sbin and /sbin")
+        }
+        return try await Subprocess.run(path, arguments, input: input, timeout: timeout)
+    }
+
+    /// At most three lines of `nft`'s complaint, without the blank ones.
+    static func firstLines(_ text: String) -> String {
+        text.split(separator: "\n").map { $0.trimmingCharacters(in: " \t") }.filter { !$0.isEmpty }.prefix(3).joined(separator: "; ")
+    }
+}
+
+extension Substring {
+    fileprivate func trimmingCharacters(in set: String) -> String {
+        var s = self
+        while let f = s.first, set.contains(f) { s.removeFirst() }
+        while let l = s.last, set.contains(l) { s.removeLast() }
+        return String(s)
+    }
+}

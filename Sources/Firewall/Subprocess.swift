@@ -1,0 +1,154 @@
+import Dispatch
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// Runs a program to completion with bytes on its standard input, capturing its output, without
+/// blocking the caller's thread: the blocking part (writing, reading, `waitpid`) runs on a Dispatch
+/// queue and resumes the caller once. The child gets no descriptor of tbrd's but its three pipes, an
+/// empty signal mask and default signal handlers; it is killed when it outlives `timeout`.
+struct Subprocess {
+    /// What the program did.
+    struct Result: Sendable {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    /// Runs `executable` (an absolute path) with `arguments`.
+    /// - Throws: ``FirewallError`` when it cannot be started or runs past `timeout`.
+    static func run(_ executable: String, _ arguments: [String], input: [UInt8], timeout: Duration) async throws(FirewallError)
+        -> Result
+    {
+        let outcome: Swift.Result<Result, FirewallError> = await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                continuation.resume(returning: runBlocking(executable, arguments, input: input, timeout: timeout))
+            }
+        }
+        return try outcome.get()
+    }
+
+    private static func runBlocking(_ executable: String, _ arguments: [String], input: [UInt8], timeout: Duration)
+        -> Swift.Result<Result, FirewallError>
+    {
+        var stdinPipe: [Int32] = [-1, -1], stdoutPipe: [Int32] = [-1, -1], stderrPipe: [Int32] = [-1, -1]
+        guard pipe(&stdinPipe) == 0 else { return .failure(.system("pipe", errno)) }
+        guard pipe(&stdoutPipe) == 0 else {
+            let e = errno
+            closeAll(stdinPipe)
+            return .failure(.system("pipe", e))
+        }
+        guard pipe(&stderrPipe) == 0 else {
+            let e = errno
+            closeAll(stdinPipe + stdoutPipe)
+            return .failure(.system("pipe", e))
+        }
+        // Close-on-exec, so that no other child (spawned at the same time elsewhere) keeps a pipe open.
+        for fd in stdinPipe + stdoutPipe + stderrPipe { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        // Written with poll: a full pipe must not block this thread.
+        _ = fcntl(stdinPipe[1], F_SETFL, fcntl(stdinPipe[1], F_GETFL) | O_NONBLOCK)
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, stdinPipe[0], 0)
+        posix_spawn_file_actions_adddup2(&actions, stdoutPipe[1], 1)
+        posix_spawn_file_actions_adddup2(&actions, stderrPipe[1], 2)
+        if let closeFrom { _ = closeFrom(&actions, 3) }
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var empty = sigset_t()
+        sigemptyset(&empty)
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        for s in [SIGTERM, SIGINT, SIGHUP, SIGPIPE, SIGCHLD] { sigaddset(&defaults, s) }
+        posix_spawnattr_setsigmask(&attributes, &empty)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var pid: pid_t = 0
+        let rc = posix_spawn(&pid, executable, &actions, &attributes, argv, environ)
+        closeAll([stdinPipe[0], stdoutPipe[1], stderrPipe[1]])
+        guard rc == 0 else {
+            closeAll([stdinPipe[1], stdoutPipe[0], stderrPipe[0]])
+            return .failure(.system("posix_spawn \(executable)", rc))
+        }
+        let deadline = ContinuousClock.now.advanced(by: timeout)
+        var pending = input[...]
+        var fds = [pollfd(fd: stdinPipe[1], events: Int16(POLLOUT), revents: 0),
+                   pollfd(fd: stdoutPipe[0], events: Int16(POLLIN), revents: 0),
+                   pollfd(fd: stderrPipe[0], events: Int16(POLLIN), revents: 0)]
+        if pending.isEmpty {
+            close(fds[0].fd)
+            fds[0].fd = -1
+        }
+        var output: [[UInt8]] = [[], []]
+        var timedOut = false
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while fds[1].fd >= 0 || fds[2].fd >= 0 {
+            let left = deadline - ContinuousClock.now
+            guard left > .zero else {
+                timedOut = true
+                break
+            }
+            let ms = Int32(clamping: left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000 + 1)
+            let n = poll(&fds, nfds_t(fds.count), ms)
+            if n < 0 {
+                if errno == EINTR { continue }
+                break
+            }
+            if fds[0].fd >= 0, fds[0].revents != 0 {
+                let written = pending.withUnsafeBytes { write(fds[0].fd, $0.baseAddress, $0.count) }
+                if written > 0 { pending = pending.dropFirst(written) }
+                if written < 0, errno != EINTR, errno != EAGAIN { pending = [] }
+                if pending.isEmpty {
+                    close(fds[0].fd)
+                    fds[0].fd = -1
+                }
+            }
+            for i in 1...2 where fds[i].fd >= 0 && fds[i].revents != 0 {
+                let r = chunk.withUnsafeMutableBytes { read(fds[i].fd, $0.baseAddress, $0.count) }
+                if r > 0 {
+                    output[i - 1] += chunk[0..<r]
+                } else if r == 0 || (errno != EINTR && errno != EAGAIN) {
+                    close(fds[i].fd)
+                    fds[i].fd = -1
+                }
+            }
+        }
+        closeAll(fds.map(\.fd).filter { $0 >= 0 })
+        if timedOut { kill(pid, SIGKILL) }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0, errno == EINTR {}
+        if timedOut { return .failure(.nftTimedOut(seconds: Int(timeout.components.seconds))) }
+        let code = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+        return .success(Result(
+            status: code, stdout: String(decoding: output[0], as: UTF8.self), stderr: String(decoding: output[1], as: UTF8.self)))
+    }
+
+    private static func closeAll(_ fds: [Int32]) {
+        for fd in fds where fd >= 0 { close(fd) }
+    }
+
+    /// `posix_spawn_file_actions_addclosefrom_np` (glibc 2.34+), looked up at run time because the
+    /// Glibc module does not export it.
+    private typealias CloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
+    private static let closeFrom: CloseFrom? = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np")
+        .map { unsafeBitCast($0, to: CloseFrom.self) }
+
+    /// The absolute path of `tool`: itself when it contains a `/`, else the first executable on `PATH`,
+    /// `/usr/sbin` or `/sbin`.
+    static func locate(_ tool: String) -> String? {
+        if tool.contains("/") { return access(tool, X_OK) == 0 ? tool : nil }
+        let path = getenv("PATH").map { String(cString: $0) } ?? "/usr/bin:/bin"
+        for dir in path.split(separator: ":").map(String.init) + ["/usr/sbin", "/sbin"] where !dir.isEmpty {
+            let candidate = dir + "/" + tool
+            if access(candidate, X_OK) == 0 { return candidate }
+        }
+        return nil
+    }
+}
