@@ -52,7 +52,7 @@ extension Connection {
         for (_, sub) in subscriptions {
             let owner = sub.rule.sender.flatMap { trackedOwners[$0.rawValue]?.owner }
             guard sub.rule.matches(message, senderOwner: owner) else { continue }
-            if case .dropped = sub.continuation.yield(signal) { sub.drops.increment() }
+            sub.yield(signal)
         }
     }
 

@@ -20,13 +20,20 @@ public struct SignalStream: AsyncSequence, Sendable {
 
     public struct AsyncIterator: AsyncIteratorProtocol {
         var base: AsyncThrowingStream<Signal, any Error>.AsyncIterator
-        public mutating func next() async throws -> Signal? { try await base.next() }
+        let drops: DropCounter
+
+        public mutating func next() async throws -> Signal? {
+            // The connection's queue yields through a continuation; see ThreadSanitizer.
+            defer { ThreadSanitizer.acquire(drops) }
+            return try await base.next()
+        }
     }
 
-    public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(base: base.makeAsyncIterator()) }
+    public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(base: base.makeAsyncIterator(), drops: drops) }
 }
 
-/// A thread-safe counter of dropped elements.
+/// A thread-safe counter of dropped elements. Also the object the queue and the iterator annotate the
+/// handoff of signals on (``ThreadSanitizer``).
 final class DropCounter: Sendable {
     private let value = Atomic<Int>(0)
     var count: Int { value.load(ordering: .relaxed) }
@@ -40,6 +47,18 @@ struct Subscription {
     let drops: DropCounter
     /// Internal subscriptions (owner tracking) send no match rule of their own on removal.
     let ownsMatchRule: Bool
+
+    /// Hands `signal` to the stream, counting it if the buffer is full.
+    func yield(_ signal: Signal) {
+        ThreadSanitizer.release(drops)
+        if case .dropped = continuation.yield(signal) { drops.increment() }
+    }
+
+    /// Ends the stream with `error`.
+    func finish(throwing error: any Error) {
+        ThreadSanitizer.release(drops)
+        continuation.finish(throwing: error)
+    }
 }
 
 /// The current owner of a well-known name some subscription filters on.
