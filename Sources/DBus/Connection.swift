@@ -31,7 +31,7 @@ public actor Connection {
     // MARK: state (actor-isolated)
     var subscriptions: [UInt64: Subscription] = [:]
     var nextSubscriptionID: UInt64 = 1
-    var trackedOwners: [String: TrackedOwner] = [:]
+    var owners = OwnerTable()
     var objects: [ObjectPath: ExportedObject] = [:]
     var methodTasks: [UInt64: Task<Void, Never>] = [:]
     var nextMethodTaskID: UInt64 = 1
@@ -88,6 +88,7 @@ public actor Connection {
         let subs = subscriptions
         subscriptions.removeAll()
         for (_, sub) in subs { sub.finish(throwing: reason) }
+        for waiter in owners.removeAll() { waiter.resume(throwing: reason) }
         for (_, task) in methodTasks { task.cancel() }
         methodTasks.removeAll()
         objects.removeAll()

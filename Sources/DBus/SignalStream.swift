@@ -5,7 +5,7 @@ import Synchronization
 /// Buffering: up to ``bufferLimit`` signals wait for the consumer; when the buffer is full, newer signals
 /// are dropped and counted in ``droppedCount``. The match rule is added before the stream is returned
 /// (nothing sent after that moment is missed) and removed when iteration is cancelled, the stream is
-/// dropped, or the connection closes (which ends iteration with `Disconnected`).
+/// dropped, or the connection closes or is released (which ends iteration with `Disconnected`).
 public struct SignalStream: AsyncSequence, Sendable {
     public typealias Element = Signal
     public typealias Failure = any Error
@@ -45,8 +45,6 @@ struct Subscription {
     let rule: MatchRule
     let continuation: AsyncThrowingStream<Signal, any Error>.Continuation
     let drops: DropCounter
-    /// Internal subscriptions (owner tracking) send no match rule of their own on removal.
-    let ownsMatchRule: Bool
 
     /// Hands `signal` to the stream, counting it if the buffer is full.
     func yield(_ signal: Signal) {
@@ -59,10 +57,4 @@ struct Subscription {
         ThreadSanitizer.release(drops)
         continuation.finish(throwing: error)
     }
-}
-
-/// The current owner of a well-known name some subscription filters on.
-struct TrackedOwner {
-    var owner: String?
-    var users: Int
 }
