@@ -65,7 +65,16 @@ public actor Connection {
         handle.installEventSources(owner: self)
     }
 
+    /// Releasing the connection closes it like ``close()``: signal streams finish with `Disconnected`,
+    /// running method handlers are cancelled, and the libdbus connection is closed in a job on the queue.
+    /// No call can be waiting: a call in progress holds a reference to the connection (and the
+    /// registry's timer is cancelled with it). This runs wherever the last reference went, touching
+    /// only state that is safe from any thread; it is not an `isolated deinit`, which Swift 6.3's
+    /// optimiser cannot compile across modules (a cycle on the deinit's isolation in release builds).
     deinit {
+        let reason = DBusError.disconnected("the connection was released")
+        for (_, sub) in subscriptions { sub.finish(throwing: reason) }
+        for (_, task) in methodTasks { task.cancel() }
         handle.scheduleClose()
     }
 

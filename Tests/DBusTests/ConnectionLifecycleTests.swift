@@ -41,6 +41,62 @@ import Testing
         }
     }
 
+    @Test func releasingAConnectionEndsItsStreamsAndLeavesTheBus() async throws {
+        try await withPrivateBus { bus in
+            let observer = try await Connection(bus: .address(bus.address))
+            var connection: Connection? = try await Connection(bus: .address(bus.address))
+            let name = connection!.uniqueName
+            let stream = try await connection!.signals(matching: MatchRule(interface: "io.tbrd.Nothing1"))
+            #expect(try await observer.listNames().contains(name))
+            connection = nil
+            await #expect {
+                for try await _ in stream {}
+            } throws: { error in
+                (error as? DBusError)?.name == .disconnected
+            }
+            try await eventually("the released connection has left the bus") {
+                try await !observer.listNames().contains(name)
+            }
+            await observer.close()
+        }
+    }
+
+    @Test func releasingAConnectionCancelsItsMethodHandlers() async throws {
+        let started = Box(false)
+        let cancelled = Box(false)
+        let waiting = Interface(Pair.interface, methods: [
+            Method("Wait") { _ in
+                await started.set(true)
+                do {
+                    try await Task.sleep(for: .seconds(30))
+                } catch {
+                    await cancelled.set(true)
+                    throw error
+                }
+                return []
+            },
+        ])
+        try await withPrivateBus { bus in
+            var server: Connection? = try await Connection(bus: .address(bus.address))
+            await server!.export([waiting], at: Pair.path)
+            #expect(try await server!.requestName(Pair.name) == .primaryOwner)
+            let client = try await Connection(bus: .address(bus.address))
+            let call = Task {
+                try await client.call(destination: Pair.name, path: Pair.path, interface: Pair.interface, member: "Wait")
+            }
+            try await eventually("the handler runs") { await started.value }
+            server = nil
+            try await eventually("the handler is cancelled") { await cancelled.value }
+            // The bus answers for a peer that left without replying.
+            await #expect {
+                try await call.value
+            } throws: { error in
+                (error as? DBusError)?.name == .noReply
+            }
+            await client.close()
+        }
+    }
+
     @Test func aClosedConnectionRefusesWorkAtOnce() async throws {
         try await withPrivateBus { bus in
             let c = try await Connection(bus: .address(bus.address))
