@@ -1,4 +1,5 @@
 internal import Dispatch
+import Synchronization
 
 extension Connection {
     /// The timeout used when a call gives none: 25 s, libdbus's default.
@@ -8,6 +9,7 @@ extension Connection {
     ///
     /// The caller enters the connection's queue once, where the message is built and sent (or queued
     /// for an in-flight slot, see ``maxCallsInFlight``); the reply completes the call on the queue.
+    /// A caller alone enters with `queue.sync`, one among other calls in flight with `queue.async`.
     ///
     /// - Parameters:
     ///   - destination: the bus name to call (a well-known or unique name).
@@ -25,14 +27,26 @@ extension Connection {
         try Task.checkCancellation()
         let deadline = ContinuousClock.now.advanced(by: timeout)
         let ticket = CallTicket()
-        defer { ThreadSanitizer.acquire(ticket) }
+        let othersInFlight = callsInFlight.wrappingAdd(1, ordering: .relaxed).oldValue > 0
+        defer {
+            callsInFlight.subtract(1, ordering: .relaxed)
+            ThreadSanitizer.acquire(ticket)
+        }
         let reply = try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Message, any Error>) in
-                onQueue { connection in
+                let start: @Sendable (isolated Connection) -> Void = { connection in
                     connection.calls.start(ticket, deadline: deadline, continuation: continuation) { () throws(DBusError) in
                         try OutgoingMessage.methodCall(
                             destination: destination, path: path, interface: interface, member: member, body: arguments)
                     }
+                }
+                // Alone, the caller usually finds the queue idle, and queue.sync sends on this thread without
+                // a switch; with other calls in flight the queue is usually busy, and queuing the start
+                // does not block this thread until it is free. Either way the start runs on the queue.
+                if othersInFlight {
+                    handle.queue.async { self.assumeIsolated(start) }
+                } else {
+                    onQueue(start)
                 }
             }
         } onCancel: {

@@ -1,6 +1,7 @@
 internal import CDBus
 internal import Dispatch
 public import TBRFoundation
+import Synchronization
 
 /// A connection to a D-Bus message bus: method calls, signals, names and exported objects.
 ///
@@ -27,6 +28,9 @@ public actor Connection {
     /// At most this many calls await replies at once; more wait their turn here instead of being refused
     /// by the bus (`LimitsExceeded`: dbus-daemon allows 128 pending replies per connection by default).
     public nonisolated let maxCallsInFlight: Int
+    /// Calls between their start and their end, counted by their callers: only to choose how a call
+    /// enters the queue (see ``call(destination:path:interface:member:arguments:timeout:)``).
+    nonisolated let callsInFlight = Atomic<Int>(0)
 
     // MARK: state (actor-isolated)
     var subscriptions: [UInt64: Subscription] = [:]
