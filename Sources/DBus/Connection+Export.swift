@@ -127,6 +127,12 @@ extension Connection {
         }
     }
 
+    /// Waits until every method handler running now has returned and its reply has been handed to
+    /// libdbus (which ``close()`` flushes): a server that stops refusing new calls first loses no reply.
+    public func handlersFinished() async {
+        for task in Array(methodTasks.values) { await task.value }
+    }
+
     private func finish(_ id: UInt64, _ call: MethodCall, _ result: Result<[DBusValue], any Error>) {
         methodTasks[id] = nil
         switch result {
