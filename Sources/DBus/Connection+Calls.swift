@@ -1,3 +1,4 @@
+import TBRFoundation
 internal import Dispatch
 import Synchronization
 

@@ -1,3 +1,4 @@
+import TBRFoundation
 import Synchronization
 
 /// The signals of one subscription, in the order the bus delivered them.

@@ -1,4 +1,5 @@
 import Synchronization
+import TBRFoundation
 
 /// One observable value: its current state and the ``AttributeStream``s that follow it.
 ///
@@ -23,14 +24,19 @@ public final class AttributeCell<Value: Sendable & Equatable>: Sendable {
     /// A cell holding `initial`.
     public init(_ initial: Value) { state = Mutex(State(value: initial)) }
 
+    /// A critical section of ``state`` that ThreadSanitizer can order (see TBRFoundation's ThreadSanitizer).
+    private func locked<R>(_ body: (inout State) -> R) -> R {
+        state.withLock { s in ThreadSanitizer.locked(self) { body(&s) } }
+    }
+
     /// The current value.
-    public var value: Value { state.withLock { $0.value } }
+    public var value: Value { locked { $0.value } }
 
     /// Replaces the value and notifies the subscribers if it changed.
     /// - Returns: whether the value changed.
     @discardableResult
     public func set(_ new: Value) -> Bool {
-        state.withLock { s in
+        locked { s in
             guard s.value != new else { return false }
             s.value = new
             for subscriber in s.subscribers.values { subscriber.deliver(new) }
@@ -42,7 +48,7 @@ public final class AttributeCell<Value: Sendable & Equatable>: Sendable {
     /// - Returns: the new value.
     @discardableResult
     public func update(_ change: (inout Value) -> Void) -> Value {
-        state.withLock { s in
+        locked { s in
             var copy = s.value
             change(&copy)
             if copy != s.value {
@@ -66,7 +72,7 @@ public final class AttributeCell<Value: Sendable & Equatable>: Sendable {
             }
             if changed { continuation.yield(mapped) }
         }
-        let id: UInt64? = state.withLock { s in
+        let id: UInt64? = locked { s in
             guard !s.finished else { return nil }
             s.nextID += 1
             s.subscribers[s.nextID] = Subscriber(deliver: deliver, finish: { continuation.finish() })
@@ -78,7 +84,7 @@ public final class AttributeCell<Value: Sendable & Equatable>: Sendable {
             return AttributeStream(stream)
         }
         continuation.onTermination = { [weak self] _ in
-            _ = self?.state.withLock { $0.subscribers.removeValue(forKey: id) }
+            _ = self?.locked { $0.subscribers.removeValue(forKey: id) }
         }
         return AttributeStream(stream)
     }
@@ -88,7 +94,7 @@ public final class AttributeCell<Value: Sendable & Equatable>: Sendable {
 
     /// Ends every stream of this cell; later subscriptions end at once. The value stays readable.
     public func finish() {
-        let subscribers = state.withLock { s -> [Subscriber] in
+        let subscribers = locked { s -> [Subscriber] in
             s.finished = true
             defer { s.subscribers.removeAll() }
             return Array(s.subscribers.values)

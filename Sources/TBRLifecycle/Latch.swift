@@ -1,4 +1,5 @@
 import Synchronization
+import TBRFoundation
 
 /// A one-shot latch: ``wait()`` returns once ``countDown()`` was called `count` times, or ``open()``.
 final class Latch: Sendable {
@@ -13,8 +14,13 @@ final class Latch: Sendable {
         state = Mutex(State(remaining: max(0, count)))
     }
 
+    /// A critical section of ``state`` that ThreadSanitizer can order (see TBRFoundation's ThreadSanitizer).
+    private func locked<R>(_ body: (inout State) -> R) -> R {
+        state.withLock { s in ThreadSanitizer.locked(self) { body(&s) } }
+    }
+
     func countDown() {
-        let ready = state.withLock { s -> [CheckedContinuation<Void, Never>] in
+        let ready = locked { s -> [CheckedContinuation<Void, Never>] in
             guard s.remaining > 0 else { return [] }
             s.remaining -= 1
             guard s.remaining == 0 else { return [] }
@@ -25,7 +31,7 @@ final class Latch: Sendable {
     }
 
     func open() {
-        let ready = state.withLock { s -> [CheckedContinuation<Void, Never>] in
+        let ready = locked { s -> [CheckedContinuation<Void, Never>] in
             s.remaining = 0
             defer { s.waiters = [] }
             return s.waiters
@@ -35,7 +41,7 @@ final class Latch: Sendable {
 
     func wait() async {
         await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
-            let now = state.withLock { s -> Bool in
+            let now = locked { s -> Bool in
                 if s.remaining == 0 { return true }
                 s.waiters.append(c)
                 return false

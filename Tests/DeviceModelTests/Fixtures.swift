@@ -113,17 +113,22 @@ func withService(
 final class RecordingJournal: EpskcEventSink {
     private let state = Mutex<[(event: EpskcEvent, record: EpskcSessionRecord?)]>([])
 
+    /// A critical section ThreadSanitizer can order (see TBRFoundation's ThreadSanitizer).
+    private func locked<R>(_ body: (inout [(event: EpskcEvent, record: EpskcSessionRecord?)]) -> R) -> R {
+        state.withLock { s in ThreadSanitizer.locked(self) { body(&s) } }
+    }
+
     func journal(_ event: EpskcEvent, restoreRecord: EpskcSessionRecord?) async throws -> UInt64? {
-        state.withLock {
+        locked {
             $0.append((event, restoreRecord))
             return UInt64($0.count)
         }
     }
 
     /// The events journalled so far.
-    var events: [EpskcEvent] { state.withLock { $0.map(\.event) } }
+    var events: [EpskcEvent] { locked { $0.map(\.event) } }
     /// The restore records journalled so far (activations only).
-    var records: [EpskcSessionRecord] { state.withLock { $0.compactMap(\.record) } }
+    var records: [EpskcSessionRecord] { locked { $0.compactMap(\.record) } }
 }
 
 /// Collects the elements of a stream in the background.

@@ -1,4 +1,4 @@
-internal import Glibc
+import Glibc
 
 /// ThreadSanitizer annotations for the handoffs through continuations that the Swift runtime leaves
 /// unannotated.
@@ -10,9 +10,13 @@ internal import Glibc
 /// not there (swiftlang/swift#57803). The resuming side calls ``release(_:)`` on an object both sides
 /// know, just before resuming; the task calls ``acquire(_:)`` on it right after the `await`.
 ///
-/// Outside a TSan build both do nothing: `__tsan_acquire` and `__tsan_release` are looked up once with
-/// `dlsym` and are absent.
-enum ThreadSanitizer {
+/// The same blind spot covers `Synchronization.Mutex` on Linux: once contended it waits on a futex,
+/// which TSan does not intercept, so two critical sections of one mutex on two threads look unordered.
+/// Types whose mutex TSan flagged wrap their critical sections in ``locked(_:_:)``.
+///
+/// Outside a TSan build all of it does nothing: `__tsan_acquire` and `__tsan_release` are looked up
+/// once with `dlsym` and are absent.
+public enum ThreadSanitizer {
     private typealias Annotation = @convention(c) (UnsafeMutableRawPointer?) -> Void
 
     private static let acquireFunction: Annotation? = lookUp("__tsan_acquire")
@@ -20,14 +24,23 @@ enum ThreadSanitizer {
 
     /// Everything this thread did so far happens before whatever follows ``acquire(_:)`` on `object`.
     @inline(__always)
-    static func release(_ object: AnyObject) {
+    public static func release(_ object: AnyObject) {
         releaseFunction?(Unmanaged.passUnretained(object).toOpaque())
     }
 
     /// Whatever preceded ``release(_:)`` on `object` happens before what this thread does next.
     @inline(__always)
-    static func acquire(_ object: AnyObject) {
+    public static func acquire(_ object: AnyObject) {
         acquireFunction?(Unmanaged.passUnretained(object).toOpaque())
+    }
+
+    /// Runs `body` as a critical section ThreadSanitizer can order: between ``acquire(_:)`` and
+    /// ``release(_:)`` on `owner`. Call it inside the mutex's `withLock`, with the object that owns the mutex.
+    @inline(__always)
+    public static func locked<R>(_ owner: AnyObject, _ body: () throws -> R) rethrows -> R {
+        acquire(owner)
+        defer { release(owner) }
+        return try body()
     }
 
     private static func lookUp(_ name: String) -> Annotation? {
