@@ -19,24 +19,19 @@ public final class AttributeCell<Value: Sendable & Equatable>: Sendable {
         var finished = false
     }
 
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     /// A cell holding `initial`.
-    public init(_ initial: Value) { state = Mutex(State(value: initial)) }
-
-    /// A critical section of ``state`` that ThreadSanitizer can order (see TBRFoundation's ThreadSanitizer).
-    private func locked<R>(_ body: (inout State) -> R) -> R {
-        state.withLock { s in ThreadSanitizer.locked(self) { body(&s) } }
-    }
+    public init(_ initial: Value) { state = Locked(State(value: initial)) }
 
     /// The current value.
-    public var value: Value { locked { $0.value } }
+    public var value: Value { state.withLock { $0.value } }
 
     /// Replaces the value and notifies the subscribers if it changed.
     /// - Returns: whether the value changed.
     @discardableResult
     public func set(_ new: Value) -> Bool {
-        locked { s in
+        state.withLock { s in
             guard s.value != new else { return false }
             s.value = new
             for subscriber in s.subscribers.values { subscriber.deliver(new) }
@@ -48,7 +43,7 @@ public final class AttributeCell<Value: Sendable & Equatable>: Sendable {
     /// - Returns: the new value.
     @discardableResult
     public func update(_ change: (inout Value) -> Void) -> Value {
-        locked { s in
+        state.withLock { s in
             var copy = s.value
             change(&copy)
             if copy != s.value {
@@ -62,7 +57,7 @@ public final class AttributeCell<Value: Sendable & Equatable>: Sendable {
     /// The value seen through `transform`: its current result first, then each different result.
     public func stream<T: Sendable & Equatable>(_ transform: @escaping @Sendable (Value) -> T) -> AttributeStream<T> {
         let (stream, continuation) = AsyncStream.makeStream(of: T.self, bufferingPolicy: .bufferingNewest(1))
-        let last = Mutex<T?>(nil)
+        let last = Locked<T?>(nil)
         let deliver: @Sendable (Value) -> Void = { value in
             let mapped = transform(value)
             let changed = last.withLock { previous -> Bool in
@@ -72,7 +67,7 @@ public final class AttributeCell<Value: Sendable & Equatable>: Sendable {
             }
             if changed { continuation.yield(mapped) }
         }
-        let id: UInt64? = locked { s in
+        let id: UInt64? = state.withLock { s in
             guard !s.finished else { return nil }
             s.nextID += 1
             s.subscribers[s.nextID] = Subscriber(deliver: deliver, finish: { continuation.finish() })
@@ -84,7 +79,7 @@ public final class AttributeCell<Value: Sendable & Equatable>: Sendable {
             return AttributeStream(stream)
         }
         continuation.onTermination = { [weak self] _ in
-            _ = self?.locked { $0.subscribers.removeValue(forKey: id) }
+            _ = self?.state.withLock { $0.subscribers.removeValue(forKey: id) }
         }
         return AttributeStream(stream)
     }
@@ -94,7 +89,7 @@ public final class AttributeCell<Value: Sendable & Equatable>: Sendable {
 
     /// Ends every stream of this cell; later subscriptions end at once. The value stays readable.
     public func finish() {
-        let subscribers = locked { s -> [Subscriber] in
+        let subscribers = state.withLock { s -> [Subscriber] in
             s.finished = true
             defer { s.subscribers.removeAll() }
             return Array(s.subscribers.values)

@@ -8,19 +8,14 @@ final class Latch: Sendable {
         var waiters: [CheckedContinuation<Void, Never>] = []
     }
 
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     init(count: Int) {
-        state = Mutex(State(remaining: max(0, count)))
-    }
-
-    /// A critical section of ``state`` that ThreadSanitizer can order (see TBRFoundation's ThreadSanitizer).
-    private func locked<R>(_ body: (inout State) -> R) -> R {
-        state.withLock { s in ThreadSanitizer.locked(self) { body(&s) } }
+        state = Locked(State(remaining: max(0, count)))
     }
 
     func countDown() {
-        let ready = locked { s -> [CheckedContinuation<Void, Never>] in
+        let ready = state.withLock { s -> [CheckedContinuation<Void, Never>] in
             guard s.remaining > 0 else { return [] }
             s.remaining -= 1
             guard s.remaining == 0 else { return [] }
@@ -31,7 +26,7 @@ final class Latch: Sendable {
     }
 
     func open() {
-        let ready = locked { s -> [CheckedContinuation<Void, Never>] in
+        let ready = state.withLock { s -> [CheckedContinuation<Void, Never>] in
             s.remaining = 0
             defer { s.waiters = [] }
             return s.waiters
@@ -41,7 +36,7 @@ final class Latch: Sendable {
 
     func wait() async {
         await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
-            let now = locked { s -> Bool in
+            let now = state.withLock { s -> Bool in
                 if s.remaining == 0 { return true }
                 s.waiters.append(c)
                 return false

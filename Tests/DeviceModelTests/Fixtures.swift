@@ -111,30 +111,25 @@ func withService(
 
 /// A journal that numbers events from 1 and remembers them with the restore records it was given.
 final class RecordingJournal: EpskcEventSink {
-    private let state = Mutex<[(event: EpskcEvent, record: EpskcSessionRecord?)]>([])
-
-    /// A critical section ThreadSanitizer can order (see TBRFoundation's ThreadSanitizer).
-    private func locked<R>(_ body: (inout [(event: EpskcEvent, record: EpskcSessionRecord?)]) -> R) -> R {
-        state.withLock { s in ThreadSanitizer.locked(self) { body(&s) } }
-    }
+    private let state = Locked<[(event: EpskcEvent, record: EpskcSessionRecord?)]>([])
 
     func journal(_ event: EpskcEvent, restoreRecord: EpskcSessionRecord?) async throws -> UInt64? {
-        locked {
+        state.withLock {
             $0.append((event, restoreRecord))
             return UInt64($0.count)
         }
     }
 
     /// The events journalled so far.
-    var events: [EpskcEvent] { locked { $0.map(\.event) } }
+    var events: [EpskcEvent] { state.withLock { $0.map(\.event) } }
     /// The restore records journalled so far (activations only).
-    var records: [EpskcSessionRecord] { locked { $0.compactMap(\.record) } }
+    var records: [EpskcSessionRecord] { state.withLock { $0.compactMap(\.record) } }
 }
 
 /// Collects the elements of a stream in the background.
 final class Recorder<Element: Sendable>: Sendable {
     private final class Box: Sendable {
-        let items = Mutex<[Element]>([])
+        let items = Locked<[Element]>([])
     }
 
     private let box = Box()
