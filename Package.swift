@@ -21,8 +21,9 @@ let package = Package(
             name: "CDBus", path: "Sources/CDBus", pkgConfig: "dbus-1",
             providers: [.apt(["libdbus-1-dev"])]),
         .systemLibrary(
-            name: "CLibCrypto", path: "Sources/CLibCrypto", pkgConfig: "libcrypto",
-            providers: [.apt(["libssl-dev"])]),
+            // Headers only: libcrypto is opened with dlopen on first use (MeshCoP's LibCrypto.swift), so
+            // pkg-config's -lcrypto is not wanted; its headers are in the default include path.
+            name: "CLibCrypto", path: "Sources/CLibCrypto", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(
             name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]),
