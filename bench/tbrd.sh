@@ -60,8 +60,11 @@ cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
 start_sim 1
 sleep 0.5
 props=(DeviceRole NetworkName PanId ExtPanId Channel OtbrVersion)
-busctl_info() { for p in "${props[@]}"; do busctl --address="$bus" get-property io.openthread.BorderRouter.wpan0 /io/openthread/BorderRouter/wpan0 io.openthread.BorderRouter "$p"; done; }
 busctl_one() { busctl --address="$bus" get-property io.openthread.BorderRouter.wpan0 /io/openthread/BorderRouter/wpan0 io.openthread.BorderRouter "${props[@]}"; }
+bc_epskc() {
+  busctl --address="$bus" call io.openthread.BorderRouter.wpan0 /io/openthread/BorderRouter/wpan0 io.openthread.BorderRouter ActivateEphemeralKeyMode u 60000
+  busctl --address="$bus" call io.openthread.BorderRouter.wpan0 /io/openthread/BorderRouter/wpan0 io.openthread.BorderRouter DeactivateEphemeralKeyMode b false
+}
 ds_epskc() {
   dbus-send --bus="$bus" --print-reply --dest=io.openthread.BorderRouter.wpan0 /io/openthread/BorderRouter/wpan0 io.openthread.BorderRouter.ActivateEphemeralKeyMode uint32:60000
   dbus-send --bus="$bus" --print-reply --dest=io.openthread.BorderRouter.wpan0 /io/openthread/BorderRouter/wpan0 io.openthread.BorderRouter.DeactivateEphemeralKeyMode boolean:false
@@ -70,11 +73,23 @@ start_tbrd
 tbrctl_info() { "$bin/tbrctl" --bus "$bus" info -d wpan0; }
 tbrctl_epskc() { "$bin/tbrctl" --bus "$bus" epskc activate -d wpan0 --duration 60; "$bin/tbrctl" --bus "$bus" epskc deactivate -d wpan0; }
 
+# A static Swift "hello", built the way tbrctl is, for the start-up goal.
+mkdir -p "$work/hello" && echo 'print("hello")' > "$work/hello/hello.swift"
+swiftc -O -static-stdlib "$work/hello/hello.swift" -o "$work/hello/hello" -Xlinker -no-pie 2>/dev/null
+
+echo "start-up, mean of $rounds runs (ms per run, lower is better)"
+hello_ms=$(per_call "$work/hello/hello"); version_ms=$(per_call "$bin/tbrctl" --version)
+printf '%-44s %10s\n' "static Swift hello" "$hello_ms"
+printf '%-44s %10s  %s\n' "tbrctl --version" "$version_ms" "$(awk -v a="$version_ms" -v b="$hello_ms" 'BEGIN { printf "%.2fx the hello (goal <= 1.5x)", a / b }')"
+echo
 echo "round-trip commands, mean of $rounds runs (ms per run, lower is better)"
-printf '%-44s %10s\n' "busctl get-property (one call, 6 properties)" "$(per_call busctl_one)"
-printf '%-44s %10s\n' "tbrctl info (through tbrd)" "$(per_call tbrctl_info)"
+busctl_ms=$(per_call busctl_one); info_ms=$(per_call tbrctl_info)
+printf '%-44s %10s\n' "busctl get-property (one run, 6 properties)" "$busctl_ms"
+printf '%-44s %10s  %s\n' "tbrctl info (through tbrd)" "$info_ms" "$(awk -v a="$info_ms" -v b="$busctl_ms" 'BEGIN { printf "%.2fx busctl (goal <= 1.2x)", a / b }')"
+bc_ms=$(per_call bc_epskc); epskc_ms=$(per_call tbrctl_epskc)
 printf '%-44s %10s\n' "dbus-send activate + deactivate" "$(per_call ds_epskc)"
-printf '%-44s %10s\n' "tbrctl epskc activate + deactivate (tbrd)" "$(per_call tbrctl_epskc)"
+printf '%-44s %10s\n' "busctl call activate + deactivate" "$bc_ms"
+printf '%-44s %10s  %s\n' "tbrctl epskc activate + deactivate (tbrd)" "$epskc_ms" "$(awk -v a="$epskc_ms" -v b="$bc_ms" 'BEGIN { printf "%.2fx busctl (goal <= 1.2x)", a / b }')"
 
 sleep 1
 rss1=$(rss_kib "$tbrd")
