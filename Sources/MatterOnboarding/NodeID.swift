@@ -19,7 +19,7 @@ public struct NodeID: RawRepresentable, Hashable, Comparable, Sendable, Codable,
     public var isOperational: Bool { Self.operationalRange.contains(rawValue) }
 
     /// Reads decimal digits, or hex after `0x`.
-    public init?(parsing text: some StringProtocol) {
+    public init?(parsing text: String) {
         let isHex = text.hasPrefix("0x") || text.hasPrefix("0X")
         let digits = isHex ? text.dropFirst(2) : Substring(text)
         guard !digits.isEmpty, digits.allSatisfy({ isHex ? $0.isHexDigit : ($0.isASCII && $0.isNumber) }),
