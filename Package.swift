@@ -51,6 +51,10 @@ let package = Package(
         .target(name: "DeviceModel", dependencies: ["MeshCoP", "TBRFoundation"], swiftSettings: strict),
         // Pure: parses and generates Matter onboarding payloads; MeshCoP lends it Verhoeff and Secrets.
         .target(name: "MatterOnboarding", dependencies: ["MeshCoP"], swiftSettings: strict),
+        // The commissioner backends: python-matter-server over WebSocket, and a simulated one.
+        .target(
+            name: "MatterCommissioner", dependencies: ["MatterOnboarding", "MeshCoP", "WebSocket", "TBRFoundation"],
+            swiftSettings: strict),
         .target(name: "BorderAgentDiscovery", dependencies: ["MDNS", "MeshCoP", "TBRFoundation"], swiftSettings: strict),
         .target(
             name: "BorderRouterService",
