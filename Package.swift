@@ -58,7 +58,9 @@ let package = Package(
         .target(name: "BorderAgentDiscovery", dependencies: ["MDNS", "MeshCoP", "TBRFoundation"], swiftSettings: strict),
         .target(
             name: "BorderRouterService",
-            dependencies: ["DeviceModel", "OpenThreadBR", "DBus", "MeshCoP", "Firewall", "TBRFoundation"],
+            dependencies: [
+                "DeviceModel", "OpenThreadBR", "DBus", "MeshCoP", "Firewall", "TBRFoundation", "MatterOnboarding", "MatterCommissioner",
+            ],
             swiftSettings: strict),
 
         // MARK: apps
@@ -115,6 +117,7 @@ let package = Package(
             name: "DeviceModelTests",
             dependencies: [
                 "DeviceModel", "BorderRouterService", "OTBRSimulator", "OpenThreadBR", "DBus", "MeshCoP", "Firewall", "TBRTestKit",
+                "MatterOnboarding", "MatterCommissioner",
             ],
             swiftSettings: strict),
         .testTarget(

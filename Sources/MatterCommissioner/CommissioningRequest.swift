@@ -4,7 +4,7 @@ public import MatterOnboarding
 ///
 /// The code holds the setup passcode: ``description`` and reflection show it redacted, and nothing logs
 /// it. It is given to the commissioner only.
-public struct CommissioningRequest: Sendable, CustomStringConvertible, CustomReflectable {
+public struct CommissioningRequest: Hashable, Sendable, CustomStringConvertible, CustomReflectable {
     /// The parsed payload (its passcode redacted in every description).
     public var payload: SetupPayload
     /// The code to hand over: the QR code as given, or the manual code's digits. A secret.
