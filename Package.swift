@@ -81,7 +81,8 @@ let package = Package(
             name: "TBRDaemon",
             dependencies: [
                 "BorderRouterService", "DeviceModel", "OpenThreadBR", "Store", "DBus", "TBRDBusAPI", "MeshCoP", "Firewall",
-                "TBRLifecycle", "TBRCommandLine", "TBRFoundation", "MDNS", "BorderAgentDiscovery",
+                "TBRLifecycle", "TBRCommandLine", "TBRFoundation", "MDNS", "BorderAgentDiscovery", "MatterCommissioner",
+                "MatterOnboarding", "WebSocket",
             ],
             swiftSettings: strict),
 
