@@ -96,7 +96,7 @@ let package = Package(
             name: "dbus-bench", dependencies: ["DBus"], path: "bench/DBusBench", swiftSettings: strict),
 
         // MARK: test support and tests
-        .target(name: "TBRTestKit", dependencies: ["TBRFoundation", "DBus"], swiftSettings: strict),
+        .target(name: "TBRTestKit", dependencies: ["TBRFoundation", "DBus", "WebSocket"], swiftSettings: strict),
         .testTarget(name: "TBRFoundationTests", dependencies: ["TBRFoundation"], swiftSettings: strict),
         .testTarget(name: "DBusTests", dependencies: ["DBus", "TBRTestKit"], swiftSettings: strict),
         .testTarget(name: "MeshCoPTests", dependencies: ["MeshCoP", "TBRTestKit"], swiftSettings: strict),
@@ -112,6 +112,10 @@ let package = Package(
                 "MDNS", "BorderAgentDiscovery", "MeshCoP", "DBus", "TBRDaemon", "BorderRouterService", "DeviceModel", "TBRTestKit",
             ], swiftSettings: strict),
         .testTarget(name: "FirewallTests", dependencies: ["Firewall", "TBRTestKit"], swiftSettings: strict),
+        .testTarget(
+            name: "MatterCommissionerTests",
+            dependencies: ["MatterCommissioner", "MatterOnboarding", "MeshCoP", "WebSocket", "TBRFoundation", "TBRTestKit"],
+            swiftSettings: strict),
         .testTarget(name: "WebSocketTests", dependencies: ["WebSocket", "TBRFoundation", "TBRTestKit"], swiftSettings: strict),
         .testTarget(name: "TBRLifecycleTests", dependencies: ["TBRLifecycle", "TBRTestKit"], swiftSettings: strict),
         .testTarget(
@@ -123,7 +127,10 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(
             name: "TBRDaemonTests",
-            dependencies: ["TBRDaemon", "TBRDBusAPI", "DBus", "MeshCoP", "OpenThreadBR", "TBRFoundation", "TBRTestKit"],
+            dependencies: [
+                "TBRDaemon", "TBRDBusAPI", "DBus", "MeshCoP", "OpenThreadBR", "TBRFoundation", "TBRTestKit", "MatterCommissioner",
+                "MatterOnboarding", "WebSocket",
+            ],
             swiftSettings: strict),
         .testTarget(
             name: "TBRControlTests",
