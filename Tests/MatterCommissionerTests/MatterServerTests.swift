@@ -18,10 +18,15 @@ import WebSocket
     /// The server's information through a client of the test's own.
     static func serverInfo(_ server: MatterServerProcess) async throws -> [String: Any] {
         let client = try await WebSocketClient.connect(to: WebSocketURL(server.url))
-        defer { Task { await client.close() } }
-        guard case .text(let text) = try await client.receive(),
-            let object = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any]
-        else { throw TestKitError("no server information") }
+        let greeting: WebSocketMessage
+        do { greeting = try await client.receive() } catch {
+            await client.close()
+            throw error
+        }
+        await client.close()
+        guard case .text(let text) = greeting, let object = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any] else {
+            throw TestKitError("no server information")
+        }
         return object
     }
 
