@@ -21,8 +21,9 @@ let package = Package(
             name: "CDBus", path: "Sources/CDBus", pkgConfig: "dbus-1",
             providers: [.apt(["libdbus-1-dev"])]),
         .systemLibrary(
-            name: "CLibCrypto", path: "Sources/CLibCrypto", pkgConfig: "libcrypto",
-            providers: [.apt(["libssl-dev"])]),
+            // Headers only: libcrypto is opened with dlopen on first use (MeshCoP's LibCrypto.swift), so
+            // pkg-config's -lcrypto is not wanted; its headers are in the default include path.
+            name: "CLibCrypto", path: "Sources/CLibCrypto", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(
             name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]),
@@ -40,9 +41,9 @@ let package = Package(
         .target(name: "DBus", dependencies: ["CDBus", "TBRFoundation"], swiftSettings: strict),
         .target(name: "Store", dependencies: ["CSQLite", "TBRFoundation"], swiftSettings: strict),
         .target(name: "MDNS", dependencies: ["CAvahiClient", "TBRFoundation"], swiftSettings: strict),
-        .target(name: "Firewall", swiftSettings: strict),
+        .target(name: "Firewall", dependencies: ["TBRFoundation"], swiftSettings: strict),
         // An RFC 6455 client of our own over TCP (Foundation's WebSocket needs a libcurl built with it).
-        .target(name: "WebSocket", dependencies: ["CLibCrypto", "TBRFoundation"], swiftSettings: strict),
+        .target(name: "WebSocket", dependencies: ["MeshCoP", "TBRFoundation"], swiftSettings: strict),
 
         // MARK: domain
         .target(name: "MeshCoP", dependencies: ["TBRFoundation", "CLibCrypto"], swiftSettings: strict),
@@ -134,7 +135,7 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(
             name: "TBRControlTests",
-            dependencies: ["TBRControl", "TBRCommandLine", "TBRTestKit", "OTBRSimulator", "DBus", "OpenThreadBR"],
+            dependencies: ["TBRControl", "TBRCommandLine", "TBRTestKit", "OTBRSimulator", "DBus", "OpenThreadBR", "MatterOnboarding"],
             swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]

@@ -9,9 +9,11 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 rounds=${1:-30}
 scratch=bench/build/static
-for product in tbrd tbrctl otbr-sim; do
+for product in tbrd otbr-sim; do
   swift build -c release --static-swift-stdlib --scratch-path "$scratch" --product "$product" >/dev/null
 done
+# As make install links it: position-dependent (see docs/performance.md).
+swift build -c release --static-swift-stdlib --scratch-path "$scratch" --product tbrctl -Xlinker -no-pie >/dev/null
 bin=$(swift build -c release --static-swift-stdlib --scratch-path "$scratch" --show-bin-path)
 work=$(mktemp -d)
 pids=()

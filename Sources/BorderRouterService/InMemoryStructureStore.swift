@@ -1,5 +1,6 @@
 public import DeviceModel
 import Synchronization
+import TBRFoundation
 
 /// Structures and their settings kept in memory: the default ``DeviceModel/StructureStore`` of a
 /// ``BorderRouterService`` (tbrd backs the protocol with SQLite). A router belongs to at most one
@@ -11,8 +12,8 @@ public final class InMemoryStructureStore: StructureStore {
         let policyStatus = AttributeCell<[RouterPolicyStatus]>([])
     }
 
-    private let entries = Mutex<[StructureID: Entry]>([:])
-    private let nextNumber = Mutex<Int>(1)
+    private let entries = Locked<[StructureID: Entry]>([:])
+    private let nextNumber = Locked<Int>(1)
     private let changeBroadcaster = EventBroadcaster<StructureChange>()
 
     /// An empty store.

@@ -1,6 +1,7 @@
 import DeviceModel
 import Firewall
 import Synchronization
+import TBRFoundation
 
 /// An input of ``PolicyReconciler``, queued until its loop takes it.
 enum PolicyInput: Sendable {
@@ -34,7 +35,7 @@ final class PolicyInbox: Sendable {
         var closed = false
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private let signal = WakeSignal()
 
     /// Queues `input` and wakes the loop. Once the inbox is closed, a barrier returns at once and other

@@ -1,4 +1,5 @@
 import Synchronization
+import TBRFoundation
 
 /// Wakes one waiting task: ``signal()`` resumes the current ``wait()``, or the next one if nobody waits.
 /// Signals do not accumulate (a pending one is a flag). Waiting ends early when the task is cancelled.
@@ -8,7 +9,7 @@ final class WakeSignal: Sendable {
         var waiter: CheckedContinuation<Void, Never>?
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// Wakes the waiter, or leaves the signal pending for the next ``wait()``.
     func signal() {

@@ -1,228 +1,206 @@
+import TBRFoundation
 internal import Dispatch
 import Synchronization
 
-/// The calls awaiting replies on one connection, shared by the callers' threads (which register and
-/// send without hopping to the connection's queue) and the queue (which delivers replies, fires
-/// timeouts and closes). One lock guards it all; continuations are always resumed outside the lock.
+/// The method calls of one connection that await replies, and those waiting for an in-flight slot.
 ///
-/// Each call is identified by a token from ``newToken()`` until it has a serial. At most
-/// `maxInFlight` calls await replies; later ones wait in FIFO order for a slot, so a busy client
-/// queues instead of hitting the bus's per-connection limit (`LimitsExceeded`).
-final class CallRegistry: Sendable {
-    private enum Phase {
-        case new, waitingForSlot, reserved, pending(serial: UInt32), cancelled
+/// Part of the `Connection` actor's state (not `Sendable`, so the compiler keeps it there) and so only
+/// used on the connection's queue: callers enter the queue to start a call, and replies, expiry and
+/// cancellation are handled there. A call is registered under its serial right after libdbus sent it;
+/// replies are dispatched on the same queue, so a reply always finds its call.
+///
+/// At most `maxInFlight` calls await replies; later ones wait in FIFO order and are sent as replies free
+/// their slots, so a busy client queues instead of hitting the bus's per-connection limit
+/// (`LimitsExceeded`). A call's deadline covers its wait for a slot too.
+final class CallRegistry {
+    /// The task waiting for a call's outcome.
+    private struct Caller {
+        let ticket: CallTicket
+        let continuation: CheckedContinuation<Message, any Error>
+
+        func resume(with result: Result<Message, any Error>) {
+            ThreadSanitizer.release(ticket)
+            continuation.resume(with: result)
+        }
+
+        func fail(_ error: any Error) { resume(with: .failure(error)) }
     }
 
-    private struct Entry {
-        var token: UInt64
-        var continuation: CheckedContinuation<Message, any Error>
-        var deadline: ContinuousClock.Instant
+    private struct Pending {
+        let caller: Caller
+        let deadline: ContinuousClock.Instant
     }
 
-    private struct State {
-        var open = true
-        var nextToken: UInt64 = 1
-        var phases: [UInt64: Phase] = [:]
-        var pending: [UInt32: Entry] = [:]
-        var waiters: [(token: UInt64, continuation: CheckedContinuation<Void, any Error>)] = []
-        var waiterHead = 0
-        var reserved = 0
-        var armed: ContinuousClock.Instant?
+    private struct Waiting {
+        let caller: Caller
+        let message: OutgoingMessage
+        let deadline: ContinuousClock.Instant
     }
 
-    private let state = Mutex(State())
+    private let handle: ConnectionHandle
     private let maxInFlight: Int
-    private nonisolated(unsafe) let timer: any DispatchSourceTimer
-    // nonisolated(unsafe): a DispatchSource is thread-safe; it is only scheduled under the lock.
+    private let timer: any DispatchSourceTimer
+    private var isOpen = true
+    private var pending: [UInt32: Pending] = [:]
+    private var serials: [ObjectIdentifier: UInt32] = [:]
+    private var waiting: [Waiting] = []
+    private var waitingHead = 0
+    private var armed: ContinuousClock.Instant?
 
-    init(maxInFlight: Int, queue: DispatchQueue) {
-        self.maxInFlight = maxInFlight
-        timer = DispatchSource.makeTimerSource(queue: queue)
+    /// A registry sending through `handle`; its expiry timer calls ``expire()`` on the owning connection.
+    init(maxInFlight: Int, handle: ConnectionHandle) {
+        self.handle = handle
+        self.maxInFlight = max(1, maxInFlight)
+        timer = DispatchSource.makeTimerSource(queue: handle.queue)
+        timer.setEventHandler { [handle] in
+            dispatchPrecondition(condition: .onQueue(handle.queue))
+            handle.owner?.assumeIsolated { $0.calls.expire() }
+        }
         timer.schedule(deadline: .distantFuture)
         timer.activate()
-        timer.setEventHandler { [weak self] in self?.expire() }
     }
 
     deinit { timer.cancel() }
 
-    /// True until ``close(with:)``.
-    var isOpen: Bool { state.withLock { $0.open } }
-
-    /// A token for a new call.
-    func newToken() -> UInt64 {
-        state.withLock { s in
-            defer { s.nextToken += 1 }
-            s.phases[s.nextToken] = .new
-            return s.nextToken
-        }
-    }
-
-    /// Waits for an in-flight slot (immediately when one is free and nobody queues before us).
-    func acquireSlot(_ token: UInt64) async throws {
-        try await withCheckedThrowingContinuation { (c: CheckedContinuation<Void, any Error>) in
-            let outcome: Result<Void, any Error>? = state.withLock { s in
-                guard case .new? = s.phases[token] else {
-                    s.phases[token] = nil
-                    return .failure(CancellationError())
-                }
-                guard s.open else {
-                    s.phases[token] = nil
-                    return .failure(DBusError.disconnected())
-                }
-                if s.waiterHead == s.waiters.count && s.pending.count + s.reserved < maxInFlight {
-                    s.reserved += 1
-                    s.phases[token] = .reserved
-                    return .success(())
-                }
-                s.phases[token] = .waitingForSlot
-                s.waiters.append((token, c))
-                return nil
-            }
-            if let outcome { c.resume(with: outcome) }
-        }
-    }
-
-    /// Sends with `send` under the lock (so a reply cannot be handled before the call is registered)
-    /// and waits for the reply until `deadline`.
-    func awaitReply(_ token: UInt64, deadline: ContinuousClock.Instant, send: () throws(DBusError) -> UInt32) async throws -> Message {
-        try await withCheckedThrowingContinuation { (c: CheckedContinuation<Message, any Error>) in
-            let failure: (any Error)? = state.withLock { s -> (any Error)? in
-                s.reserved -= 1
-                guard s.open else {
-                    s.phases[token] = nil
-                    return DBusError.disconnected()
-                }
-                guard case .reserved? = s.phases[token] else {
-                    s.phases[token] = nil
-                    return CancellationError()
-                }
-                let serial: UInt32
-                do {
-                    serial = try send()
-                } catch {
-                    s.phases[token] = nil
-                    return error
-                }
-                s.pending[serial] = Entry(token: token, continuation: c, deadline: deadline)
-                s.phases[token] = .pending(serial: serial)
-                if s.armed.map({ deadline < $0 }) ?? true {
-                    s.armed = deadline
-                    timer.schedule(deadline: Self.dispatchTime(deadline))
-                }
-                return nil
-            }
-            if let failure {
-                c.resume(throwing: failure)
-                wakeWaiters()
-            }
+    /// Starts a call: builds its message with `build` and sends it now if a slot is free (and nobody
+    /// waits before it), otherwise queues it. `continuation` gets the reply, or the error that ends the
+    /// call (from `build` too: invalid arguments are refused before anything is sent). The caller
+    /// calls `ThreadSanitizer.acquire(ticket)` once it has resumed.
+    func start(
+        _ ticket: CallTicket, deadline: ContinuousClock.Instant, continuation: CheckedContinuation<Message, any Error>,
+        build: () throws(DBusError) -> OutgoingMessage
+    ) {
+        dispatchPrecondition(condition: .onQueue(handle.queue))
+        let caller = Caller(ticket: ticket, continuation: continuation)
+        guard isOpen else { return caller.fail(DBusError.disconnected()) }
+        guard !ticket.isCancelled else { return caller.fail(CancellationError()) }
+        let message: OutgoingMessage
+        do { message = try build() } catch { return caller.fail(error) }
+        if waitingHead == waiting.count && pending.count < maxInFlight {
+            send(caller, message, deadline: deadline)
+        } else {
+            waiting.append(Waiting(caller: caller, message: message, deadline: deadline))
+            arm(for: deadline)
         }
     }
 
     /// Delivers a reply; false if no call waits for `replySerial` (late, cancelled or not ours).
     func complete(replySerial: UInt32, with result: Result<Message, any Error>) -> Bool {
-        let entry = state.withLock { s -> Entry? in
-            guard let e = s.pending.removeValue(forKey: replySerial) else { return nil }
-            s.phases[e.token] = nil
-            return e
-        }
-        guard let entry else { return false }
-        entry.continuation.resume(with: result)
-        wakeWaiters()
+        dispatchPrecondition(condition: .onQueue(handle.queue))
+        guard let call = pending.removeValue(forKey: replySerial) else { return false }
+        serials[ObjectIdentifier(call.caller.ticket)] = nil
+        call.caller.resume(with: result)
+        sendWaiting()
         return true
     }
 
-    /// Cancels the call `token` wherever it is: waiting for a slot, about to send, or awaiting its reply.
-    func cancel(_ token: UInt64) {
-        enum Action { case none, waiter(CheckedContinuation<Void, any Error>), call(CheckedContinuation<Message, any Error>) }
-        let action = state.withLock { s -> Action in
-            switch s.phases[token] {
-            case nil, .cancelled?:
-                return .none
-            case .new?, .reserved?:
-                s.phases[token] = .cancelled
-                return .none
-            case .waitingForSlot?:
-                s.phases[token] = nil
-                guard let i = s.waiters[s.waiterHead...].firstIndex(where: { $0.token == token }) else { return .none }
-                return .waiter(s.waiters.remove(at: i).continuation)
-            case .pending(let serial)?:
-                s.phases[token] = nil
-                guard let e = s.pending.removeValue(forKey: serial) else { return .none }
-                return .call(e.continuation)
-            }
-        }
-        switch action {
-        case .none: break
-        case .waiter(let c): c.resume(throwing: CancellationError())
-        case .call(let c):
-            c.resume(throwing: CancellationError())
-            wakeWaiters()
+    /// Ends the call of `ticket` with `CancellationError`, wherever it is. A call that has not started
+    /// yet sees the ticket's flag when it does; one that has ended is left alone.
+    func cancel(_ ticket: CallTicket) {
+        dispatchPrecondition(condition: .onQueue(handle.queue))
+        if let serial = serials.removeValue(forKey: ObjectIdentifier(ticket)), let call = pending.removeValue(forKey: serial) {
+            call.caller.fail(CancellationError())
+            sendWaiting()
+        } else if let i = waiting[waitingHead...].firstIndex(where: { $0.caller.ticket === ticket }) {
+            waiting.remove(at: i).caller.fail(CancellationError())
         }
     }
 
-    /// Fails every call and waiter with `error`; later calls fail at once.
+    /// Fails every call, sent or waiting, with `error`; later calls fail at once.
     func close(with error: DBusError) {
-        let (calls, waiters) = state.withLock { s in
-            s.open = false
-            let calls = s.pending.values.map(\.continuation)
-            let waiters = s.waiters[s.waiterHead...].map(\.continuation)
-            s.pending.removeAll()
-            s.waiters.removeAll()
-            s.waiterHead = 0
-            s.phases.removeAll()
-            return (calls, waiters)
-        }
+        dispatchPrecondition(condition: .onQueue(handle.queue))
+        isOpen = false
         timer.cancel()
-        for c in calls { c.resume(throwing: error) }
-        for w in waiters { w.resume(throwing: error) }
+        let callers = pending.values.map(\.caller) + waiting[waitingHead...].map(\.caller)
+        pending.removeAll()
+        serials.removeAll()
+        waiting.removeAll()
+        waitingHead = 0
+        for caller in callers { caller.fail(error) }
     }
 
-    /// Hands free slots to the oldest waiters.
-    private func wakeWaiters() {
-        let woken = state.withLock { s -> [CheckedContinuation<Void, any Error>] in
-            var woken: [CheckedContinuation<Void, any Error>] = []
-            while s.waiterHead < s.waiters.count && s.pending.count + s.reserved < maxInFlight {
-                let w = s.waiters[s.waiterHead]
-                s.waiterHead += 1
-                s.reserved += 1
-                s.phases[w.token] = .reserved
-                woken.append(w.continuation)
-            }
-            if s.waiterHead > 64 && s.waiterHead * 2 > s.waiters.count {
-                s.waiters.removeFirst(s.waiterHead)
-                s.waiterHead = 0
-            }
-            return woken
-        }
-        for w in woken { w.resume() }
-    }
-
-    /// Timer handler on the connection's queue: fails the calls whose deadline has passed.
-    private func expire() {
+    /// Timer handler: fails the calls, sent or waiting, whose deadline has passed, with `NoReply`.
+    func expire() {
+        dispatchPrecondition(condition: .onQueue(handle.queue))
+        guard isOpen else { return }
         let now = ContinuousClock.now
-        let expired = state.withLock { s -> [CheckedContinuation<Message, any Error>] in
-            var expired: [CheckedContinuation<Message, any Error>] = []
-            var next: ContinuousClock.Instant?
-            for (serial, e) in s.pending {
-                if e.deadline <= now {
-                    expired.append(e.continuation)
-                    s.pending[serial] = nil
-                    s.phases[e.token] = nil
-                } else if next.map({ e.deadline < $0 }) ?? true {
-                    next = e.deadline
-                }
+        let noReply = DBusError(.noReply, "no reply before the call's timeout")
+        var next: ContinuousClock.Instant?
+        for (serial, call) in pending {
+            if call.deadline <= now {
+                pending[serial] = nil
+                serials[ObjectIdentifier(call.caller.ticket)] = nil
+                call.caller.fail(noReply)
+            } else if next.map({ call.deadline < $0 }) ?? true {
+                next = call.deadline
             }
-            s.armed = next
-            timer.schedule(deadline: next.map(Self.dispatchTime) ?? .distantFuture)
-            return expired
         }
-        for c in expired { c.resume(throwing: DBusError(.noReply, "no reply before the call's timeout")) }
-        if !expired.isEmpty { wakeWaiters() }
+        var stillWaiting: [Waiting] = []
+        for call in waiting[waitingHead...] {
+            if call.deadline <= now {
+                call.caller.fail(noReply)
+                continue
+            }
+            stillWaiting.append(call)
+            if next.map({ call.deadline < $0 }) ?? true { next = call.deadline }
+        }
+        waiting = stillWaiting
+        waitingHead = 0
+        armed = nil
+        if let next { arm(for: next) }
+        sendWaiting()
     }
 
-    private static func dispatchTime(_ instant: ContinuousClock.Instant) -> DispatchTime {
-        let (s, a) = (instant - ContinuousClock.now).components
-        let nanos = max(0, Int(clamping: s) &* 1_000_000_000 &+ Int(a / 1_000_000_000))
-        return .now() + .nanoseconds(nanos)
+    /// Sends waiting calls while slots are free.
+    private func sendWaiting() {
+        while waitingHead < waiting.count && pending.count < maxInFlight {
+            let call = waiting[waitingHead]
+            waitingHead += 1
+            if call.caller.ticket.isCancelled {
+                call.caller.fail(CancellationError())
+            } else {
+                send(call.caller, call.message, deadline: call.deadline)
+            }
+        }
+        if waitingHead == waiting.count {
+            waiting.removeAll(keepingCapacity: true)
+            waitingHead = 0
+        } else if waitingHead > 64 && waitingHead * 2 > waiting.count {
+            waiting.removeFirst(waitingHead)
+            waitingHead = 0
+        }
     }
+
+    private func send(_ caller: Caller, _ message: OutgoingMessage, deadline: ContinuousClock.Instant) {
+        let serial: UInt32
+        do {
+            serial = try handle.send(message)
+        } catch {
+            return caller.fail(error)
+        }
+        pending[serial] = Pending(caller: caller, deadline: deadline)
+        serials[ObjectIdentifier(caller.ticket)] = serial
+        arm(for: deadline)
+    }
+
+    /// Makes the timer fire by `deadline` at the latest.
+    private func arm(for deadline: ContinuousClock.Instant) {
+        guard armed.map({ deadline < $0 }) ?? true else { return }
+        armed = deadline
+        let (s, a) = (deadline - ContinuousClock.now).components
+        let nanos = max(0, Int(clamping: s) &* 1_000_000_000 &+ Int(a / 1_000_000_000))
+        timer.schedule(deadline: .now() + .nanoseconds(nanos))
+    }
+}
+
+/// One call's identity and cancellation flag, shared by the caller's task (whose cancellation handler
+/// may run on any thread) and the connection's queue.
+final class CallTicket: Sendable {
+    private let cancelled = Atomic<Bool>(false)
+
+    /// Whether the caller's task was cancelled.
+    var isCancelled: Bool { cancelled.load(ordering: .acquiring) }
+
+    /// Marks the call cancelled; the caller then asks the queue to end it.
+    func cancel() { cancelled.store(true, ordering: .releasing) }
 }

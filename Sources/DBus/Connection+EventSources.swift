@@ -2,74 +2,81 @@ internal import CDBus
 internal import Dispatch
 internal import Glibc
 
-// libdbus's main-loop integration: watches become DispatchSources on the connection's queue, timeouts
-// become Dispatch timers, and a change of dispatch status schedules one drain of the incoming queue.
-// Every callback below runs on the connection's queue because every libdbus call is made there.
+// libdbus's main-loop integration: watches become Dispatch sources, timeouts Dispatch timers, and a
+// change of dispatch status schedules one drain of the incoming queue. libdbus calls these functions
+// from inside the libdbus calls that change them, and every libdbus call on a connection is made on the
+// connection's queue, so every callback runs there; each one asserts it.
 
-extension Connection {
-    func installEventSources() {
-        let raw = handle.raw
-        handle.owner = self
-        let data = Unmanaged.passUnretained(handle).toOpaque()
+extension ConnectionHandle {
+    /// Wires libdbus's watches, timeouts, dispatch status and the message filter to `queue`, with
+    /// `owner` receiving the messages. On `queue`, once, right after the connection opened.
+    func installEventSources(owner: Connection) {
+        dispatchPrecondition(condition: .onQueue(queue))
+        self.owner = owner
+        let data = Unmanaged.passUnretained(self).toOpaque()
         dbus_connection_set_watch_functions(
             raw,
             { watch, data in WatchBox.add(watch!, handle: ConnectionHandle.from(data)) },
-            { watch, _ in WatchBox.remove(watch!) },
-            { watch, _ in WatchBox.toggled(watch!) },
+            { watch, data in WatchBox.remove(watch!, handle: ConnectionHandle.from(data)) },
+            { watch, data in WatchBox.toggled(watch!, handle: ConnectionHandle.from(data)) },
             data, nil)
         dbus_connection_set_timeout_functions(
             raw,
             { timeout, data in TimeoutBox.add(timeout!, handle: ConnectionHandle.from(data)) },
-            { timeout, _ in TimeoutBox.remove(timeout!) },
-            { timeout, _ in TimeoutBox.toggled(timeout!) },
+            { timeout, data in TimeoutBox.remove(timeout!, handle: ConnectionHandle.from(data)) },
+            { timeout, data in TimeoutBox.toggled(timeout!, handle: ConnectionHandle.from(data)) },
             data, nil)
         dbus_connection_set_dispatch_status_function(
             raw,
             { _, status, data in
-                if status == DBUS_DISPATCH_DATA_REMAINS { ConnectionHandle.from(data).scheduleDrain() }
+                let handle = ConnectionHandle.from(data)
+                dispatchPrecondition(condition: .onQueue(handle.queue))
+                if status == DBUS_DISPATCH_DATA_REMAINS { handle.scheduleDrain() }
             },
             data, nil)
         _ = dbus_connection_add_filter(
             raw,
             { _, message, data in
                 let handle = ConnectionHandle.from(data)
+                dispatchPrecondition(condition: .onQueue(handle.queue))
                 guard let owner = handle.owner, let message else { return DBUS_HANDLER_RESULT_NOT_YET_HANDLED }
                 let decoded = Result { () throws(DBusValueError) in try Message(message) }
                 return owner.assumeIsolated { $0.receive(decoded) }
             },
             data, nil)
-        // Messages may already be queued (e.g. NameAcquired); drain them once the actor is running.
-        handle.scheduleDrain()
+        // Messages may already be queued (e.g. NameAcquired); drain them in a job of their own.
+        scheduleDrain()
     }
 
+    /// Detaches everything ``installEventSources(owner:)`` attached; libdbus removes each watch and
+    /// timeout through the callbacks below, which cancel their sources. On `queue`.
     func removeEventSources() {
-        let raw = handle.raw
+        dispatchPrecondition(condition: .onQueue(queue))
         dbus_connection_set_dispatch_status_function(raw, nil, nil, nil)
         dbus_connection_set_watch_functions(raw, nil, nil, nil, nil, nil)
         dbus_connection_set_timeout_functions(raw, nil, nil, nil, nil, nil)
-        handle.owner = nil
+        owner = nil
     }
-}
 
-extension ConnectionHandle {
     static func from(_ data: UnsafeMutableRawPointer?) -> ConnectionHandle {
         Unmanaged<ConnectionHandle>.fromOpaque(data!).takeUnretainedValue()
     }
 
-    /// Schedules one drain of libdbus's incoming queue on `queue`.
+    /// Schedules one drain of libdbus's incoming queue in a job of its own on `queue` (never inline:
+    /// the dispatch-status callback runs inside other libdbus calls).
     func scheduleDrain() {
         queue.async { [self] in drain() }
     }
 
-    /// Dispatches queued messages (our filter sees each one). Runs on `queue`.
+    /// Dispatches queued messages; the filter sees each one. On `queue`.
     func drain() {
-        guard !isClosed else { return }
+        dispatchPrecondition(condition: .onQueue(queue))
         var budget = 64
-        while dbus_connection_get_dispatch_status(raw) == DBUS_DISPATCH_DATA_REMAINS {
+        while !isClosed, dbus_connection_get_dispatch_status(raw) == DBUS_DISPATCH_DATA_REMAINS {
             _ = dbus_connection_dispatch(raw)
             budget -= 1
             if budget == 0 {
-                // Let other work on the queue (callers, timers) run between large bursts.
+                // Let other work on the queue (callers' sends, timers) run between large bursts.
                 scheduleDrain()
                 return
             }
@@ -77,44 +84,40 @@ extension ConnectionHandle {
     }
 }
 
-/// One libdbus watch and its Dispatch source. libdbus owns the box through `dbus_watch_set_data`.
-final class WatchBox: @unchecked Sendable {
-    // @unchecked: libdbus calls add/remove/toggled with its connection lock held, so they never run
-    // at once; the kick block reads `removed` on the connection's queue, where removal also happens.
+/// One libdbus watch and its Dispatch source, confined to the connection's queue. libdbus owns the box
+/// through `dbus_watch_set_data`.
+///
+/// The source watches a duplicate of libdbus's socket, which the source's cancel handler closes.
+/// libdispatch keys its epoll registrations by descriptor number and unregisters a cancelled source
+/// later, on its own thread, so a watched descriptor must stay open until the cancel handler has run;
+/// libdbus closes its socket as soon as the connection closes or fails. A connection opened in between
+/// could get the same number, and libdispatch then added its source to the stale registration instead
+/// of watching the new socket: replies sat unread, with the read watch enabled, until calls timed out.
+/// The duplicate keeps the number taken until libdispatch is done with it.
+final class WatchBox {
     let source: any DispatchSourceProtocol
-    let watch: OpaquePointer
-    let writable: Bool
-    unowned let handle: ConnectionHandle
     var suspended = true
-    var removed = false
 
-    private init(source: any DispatchSourceProtocol, watch: OpaquePointer, writable: Bool, handle: ConnectionHandle) {
-        self.source = source
-        self.watch = watch
-        self.writable = writable
-        self.handle = handle
-    }
+    private init(source: any DispatchSourceProtocol) { self.source = source }
 
     static func add(_ watch: OpaquePointer, handle: ConnectionHandle) -> dbus_bool_t {
-        let flags = dbus_watch_get_flags(watch)
-        let writable = flags & tbrd_dbus_watch_writable != 0
-        // libdispatch multiplexes all sources of one fd on Linux, and suspending the write source (which
-        // libdbus toggles on every blocked send, from any thread) can lose the read source's readiness.
-        // The write source therefore watches a duplicate of the socket, closed when the source ends.
-        let fd = writable ? dup(dbus_watch_get_unix_fd(watch)) : dbus_watch_get_unix_fd(watch)
+        dispatchPrecondition(condition: .onQueue(handle.queue))
+        let fd = fcntl(dbus_watch_get_unix_fd(watch), F_DUPFD_CLOEXEC, 0)
         guard fd >= 0 else { return 0 }
+        let writable = dbus_watch_get_flags(watch) & tbrd_dbus_watch_writable != 0
         let source: any DispatchSourceProtocol =
             writable
             ? DispatchSource.makeWriteSource(fileDescriptor: fd, queue: handle.queue)
             : DispatchSource.makeReadSource(fileDescriptor: fd, queue: handle.queue)
-        if writable { source.setCancelHandler { close(fd) } }
-        let box = WatchBox(source: source, watch: watch, writable: writable, handle: handle)
+        source.setCancelHandler { close(fd) }
         let condition = writable ? tbrd_dbus_watch_writable : tbrd_dbus_watch_readable
         source.setEventHandler { [unowned handle] in
+            dispatchPrecondition(condition: .onQueue(handle.queue))
             guard !handle.isClosed else { return }
             _ = dbus_watch_handle(watch, condition)
             handle.drain()
         }
+        let box = WatchBox(source: source)
         dbus_watch_set_data(watch, Unmanaged.passRetained(box).toOpaque()) { data in
             Unmanaged<WatchBox>.fromOpaque(data!).release()
         }
@@ -124,36 +127,21 @@ final class WatchBox: @unchecked Sendable {
         return 1
     }
 
-    static func remove(_ watch: OpaquePointer) {
+    static func remove(_ watch: OpaquePointer, handle: ConnectionHandle) {
+        dispatchPrecondition(condition: .onQueue(handle.queue))
         guard let data = dbus_watch_get_data(watch) else { return }
         let box = Unmanaged<WatchBox>.fromOpaque(data).takeUnretainedValue()
-        box.removed = true
         box.source.cancel()
-        if box.suspended { box.source.resume() }
-        box.suspended = false
+        // A suspended source never delivers its cancellation; resume it so libdispatch lets go of it.
+        box.resume()
         dbus_watch_set_data(watch, nil, nil)
     }
 
-    static func toggled(_ watch: OpaquePointer) {
+    static func toggled(_ watch: OpaquePointer, handle: ConnectionHandle) {
+        dispatchPrecondition(condition: .onQueue(handle.queue))
         guard let data = dbus_watch_get_data(watch) else { return }
         let box = Unmanaged<WatchBox>.fromOpaque(data).takeUnretainedValue()
-        if dbus_watch_get_enabled(watch) != 0 {
-            box.resume()
-            // libdbus enables the write watch when a message sent from another thread could not be
-            // written at once (that thread found the I/O path busy). A resumed write source does not
-            // always report a socket that was already writable, so write once on the queue now.
-            if box.writable { box.kick() }
-        } else {
-            box.suspend()
-        }
-    }
-
-    private func kick() {
-        handle.queue.async { [weak self] in
-            guard let self, !self.removed, !self.handle.isClosed, dbus_watch_get_enabled(self.watch) != 0 else { return }
-            _ = dbus_watch_handle(self.watch, tbrd_dbus_watch_writable)
-            self.handle.drain()
-        }
+        if dbus_watch_get_enabled(watch) != 0 { box.resume() } else { box.suspend() }
     }
 
     private func suspend() {
@@ -169,7 +157,7 @@ final class WatchBox: @unchecked Sendable {
     }
 }
 
-/// One libdbus timeout and its Dispatch timer.
+/// One libdbus timeout and its Dispatch timer, confined to the connection's queue.
 final class TimeoutBox {
     let timer: any DispatchSourceTimer
     var suspended = true
@@ -177,9 +165,11 @@ final class TimeoutBox {
     private init(timer: any DispatchSourceTimer) { self.timer = timer }
 
     static func add(_ timeout: OpaquePointer, handle: ConnectionHandle) -> dbus_bool_t {
+        dispatchPrecondition(condition: .onQueue(handle.queue))
         let timer = DispatchSource.makeTimerSource(queue: handle.queue)
         let box = TimeoutBox(timer: timer)
         timer.setEventHandler { [unowned handle] in
+            dispatchPrecondition(condition: .onQueue(handle.queue))
             guard !handle.isClosed else { return }
             _ = dbus_timeout_handle(timeout)
             handle.drain()
@@ -194,16 +184,17 @@ final class TimeoutBox {
         return 1
     }
 
-    static func remove(_ timeout: OpaquePointer) {
+    static func remove(_ timeout: OpaquePointer, handle: ConnectionHandle) {
+        dispatchPrecondition(condition: .onQueue(handle.queue))
         guard let data = dbus_timeout_get_data(timeout) else { return }
         let box = Unmanaged<TimeoutBox>.fromOpaque(data).takeUnretainedValue()
         box.timer.cancel()
-        if box.suspended { box.timer.resume() }
-        box.suspended = false
+        box.resume()
         dbus_timeout_set_data(timeout, nil, nil)
     }
 
-    static func toggled(_ timeout: OpaquePointer) {
+    static func toggled(_ timeout: OpaquePointer, handle: ConnectionHandle) {
+        dispatchPrecondition(condition: .onQueue(handle.queue))
         guard let data = dbus_timeout_get_data(timeout) else { return }
         let box = Unmanaged<TimeoutBox>.fromOpaque(data).takeUnretainedValue()
         if dbus_timeout_get_enabled(timeout) != 0 {

@@ -114,19 +114,31 @@ extension Connection {
         spawn(call) { try await handler(call) }
     }
 
-    /// Runs `work` for `call` in a child task the connection can cancel, then replies with its result.
+    /// Runs `work` for `call` in a task the connection cancels when it closes or is released, then
+    /// replies with its result. The task holds the connection weakly: a running handler does not keep
+    /// a dropped connection alive.
     func spawn(_ call: MethodCall, _ work: @escaping @Sendable () async throws -> [DBusValue]) {
         let id = nextMethodTaskID
         nextMethodTaskID += 1
-        methodTasks[id] = Task {
+        methodTasks[id] = Task { [weak self] in
             let result: Result<[DBusValue], any Error>
             do { result = .success(try await work()) } catch { result = .failure(error) }
-            self.methodTasks[id] = nil
-            switch result {
-            case .success(let values): self.reply(call, values)
-            case .failure(let error as DBusError): self.replyError(call, error.name, error.message)
-            case .failure(let error): self.replyError(call, .failed, "\(error)")
-            }
+            await self?.finish(id, call, result)
+        }
+    }
+
+    /// Waits until every method handler running now has returned and its reply has been handed to
+    /// libdbus (which ``close()`` flushes): a server that stops refusing new calls first loses no reply.
+    public func handlersFinished() async {
+        for task in Array(methodTasks.values) { await task.value }
+    }
+
+    private func finish(_ id: UInt64, _ call: MethodCall, _ result: Result<[DBusValue], any Error>) {
+        methodTasks[id] = nil
+        switch result {
+        case .success(let values): reply(call, values)
+        case .failure(let error as DBusError): replyError(call, error.name, error.message)
+        case .failure(let error): replyError(call, .failed, "\(error)")
         }
     }
 

@@ -1,6 +1,7 @@
 internal import CDBus
 
-// Routing of every incoming message, called by the libdbus filter on the connection's queue.
+// Routing of every incoming message, called by the libdbus filter on the connection's queue (the
+// actor's executor, so the filter enters the actor with `assumeIsolated`).
 
 extension Connection {
     static let localInterface = InterfaceName(unchecked: "org.freedesktop.DBus.Local")
@@ -22,12 +23,14 @@ extension Connection {
             } else {
                 result = .success(message)
             }
-            return registry.complete(replySerial: message.replySerial, with: result)
+            return calls.complete(replySerial: message.replySerial, with: result)
                 ? DBUS_HANDLER_RESULT_HANDLED : DBUS_HANDLER_RESULT_NOT_YET_HANDLED
         case .signal:
             if message.interface == Connection.localInterface, message.member?.rawValue == "Disconnected" {
                 logger.notice("disconnected from the bus")
                 shutDown(reason: .disconnected("the bus closed the connection"))
+                // Not inline: this runs inside dbus_connection_dispatch.
+                handle.scheduleClose()
                 return DBUS_HANDLER_RESULT_HANDLED
             }
             deliverSignal(message)

@@ -6,13 +6,13 @@ extension Connection {
     /// - Parameter bufferLimit: signals kept for a slow consumer before newer ones are dropped.
     /// - Throws: ``DBusError`` if the bus refuses the rule.
     public func signals(matching rule: MatchRule, bufferLimit: Int = 1024) async throws -> SignalStream {
-        if let sender = rule.sender, !sender.isUnique, sender != .bus {
-            try await trackOwner(of: sender)
-        }
+        guard isOpen else { throw DBusError.disconnected() }
+        let followed = rule.sender.flatMap(Self.followedName)
+        if let followed { try await follow(followed) }
         do {
             _ = try await callBus("AddMatch", [.string(rule.description)])
         } catch {
-            if let sender = rule.sender { await untrackOwner(of: sender) }
+            if let followed { unfollow(followed) }
             throw error
         }
         let (stream, continuation) = AsyncThrowingStream<Signal, any Error>.makeStream(
@@ -20,7 +20,12 @@ extension Connection {
         let drops = DropCounter()
         let id = nextSubscriptionID
         nextSubscriptionID += 1
-        subscriptions[id] = Subscription(rule: rule, continuation: continuation, drops: drops, ownsMatchRule: true)
+        guard isOpen else {
+            // Closed while the rule was being added: the stream ends like the others did.
+            continuation.finish(throwing: DBusError.disconnected())
+            return SignalStream(base: stream, drops: drops, bufferLimit: bufferLimit)
+        }
+        subscriptions[id] = Subscription(rule: rule, continuation: continuation, drops: drops)
         continuation.onTermination = { [handle] _ in
             handle.onQueue { $0.removeSubscription(id) }
         }
@@ -29,67 +34,67 @@ extension Connection {
 
     /// Ends subscription `id` and removes its match rule from the bus.
     func removeSubscription(_ id: UInt64) {
-        guard let sub = subscriptions.removeValue(forKey: id) else { return }
-        guard isOpen else { return }
-        if sub.ownsMatchRule {
-            try? callNoReply(destination: .bus, path: ObjectPath(unchecked: "/org/freedesktop/DBus"), interface: .bus,
-                             member: "RemoveMatch", arguments: [.string(sub.rule.description)])
-        }
-        if let sender = sub.rule.sender, !sender.isUnique, sender != .bus {
-            releaseOwnerTracking(sender)
-        }
+        guard let sub = subscriptions.removeValue(forKey: id), isOpen else { return }
+        try? callNoReply(destination: .bus, path: ObjectPath(unchecked: "/org/freedesktop/DBus"), interface: .bus,
+                         member: "RemoveMatch", arguments: [.string(sub.rule.description)])
+        if let followed = sub.rule.sender.flatMap(Self.followedName) { unfollow(followed) }
     }
 
     /// Hands a signal to every matching subscription, in arrival order.
     func deliverSignal(_ message: Message) {
         if message.sender == BusName.bus.rawValue, message.member?.rawValue == "NameOwnerChanged",
-            message.body.count == 3, case .string(let name) = message.body[0],
-            case .string(let newOwner) = message.body[2], trackedOwners[name] != nil
+            message.body.count == 3, case .string(let name) = message.body[0], case .string(let newOwner) = message.body[2]
         {
-            trackedOwners[name]?.owner = newOwner.isEmpty ? nil : newOwner
+            owners.ownerChanged(name, to: newOwner.isEmpty ? nil : newOwner)
         }
         guard let signal = Signal(message) else { return }
         for (_, sub) in subscriptions {
-            let owner = sub.rule.sender.flatMap { trackedOwners[$0.rawValue]?.owner }
+            let owner = sub.rule.sender.flatMap { owners.owner(of: $0.rawValue) }
             guard sub.rule.matches(message, senderOwner: owner) else { continue }
-            if case .dropped = sub.continuation.yield(signal) { sub.drops.increment() }
+            sub.yield(signal)
         }
     }
 
-    // MARK: owner tracking for well-known senders
+    // MARK: owner tracking for well-known senders (see OwnerTable)
 
-    private func trackOwner(of name: BusName) async throws {
-        if trackedOwners[name.rawValue] != nil {
-            trackedOwners[name.rawValue]!.users += 1
-            return
+    /// The name whose owner a rule with this sender follows: well-known names other than the bus's.
+    static func followedName(_ sender: BusName) -> String? {
+        sender.isUnique || sender == .bus ? nil : sender.rawValue
+    }
+
+    /// Follows `name` for one more subscription: its `NameOwnerChanged` rule is on the bus and its
+    /// current owner is known when this returns.
+    private func follow(_ name: String) async throws {
+        switch owners.retain(name) {
+        case .addRule:
+            do {
+                _ = try await callBus("AddMatch", [.string(MatchRule.nameOwnerChanged(BusName(unchecked: name)).description)])
+            } catch {
+                for waiter in owners.ruleFailed(name) { waiter.resume(throwing: error) }
+                throw error
+            }
+            for waiter in owners.ruleAdded(name) { waiter.resume() }
+        case .waitForRule:
+            // If the rule fails, the table has already forgotten this subscription: nothing to release.
+            try await withCheckedThrowingContinuation { owners.waitForRule(name, $0) }
+        case .ready:
+            break
         }
-        trackedOwners[name.rawValue] = TrackedOwner(owner: nil, users: 1)
+        let ticket = owners.lookupTicket(name)
         do {
-            _ = try await callBus("AddMatch", [.string(MatchRule.nameOwnerChanged(name).description)])
-            let owner = try await nameOwner(of: name)
-            // A NameOwnerChanged that arrived after GetNameOwner was answered is newer; keep it.
-            if trackedOwners[name.rawValue]?.owner == nil { trackedOwners[name.rawValue]?.owner = owner }
+            let owner = try await nameOwner(of: BusName(unchecked: name))
+            owners.lookupAnswered(name, owner: owner, ticket: ticket)
         } catch {
-            releaseOwnerTracking(name)
+            unfollow(name)
             throw error
         }
     }
 
-    private func untrackOwner(of name: BusName) async {
-        if !name.isUnique, name != .bus { releaseOwnerTracking(name) }
-    }
-
-    private func releaseOwnerTracking(_ name: BusName) {
-        guard var tracked = trackedOwners[name.rawValue] else { return }
-        tracked.users -= 1
-        if tracked.users > 0 {
-            trackedOwners[name.rawValue] = tracked
-            return
-        }
-        trackedOwners[name.rawValue] = nil
-        if isOpen {
-            try? callNoReply(destination: .bus, path: ObjectPath(unchecked: "/org/freedesktop/DBus"), interface: .bus,
-                             member: "RemoveMatch", arguments: [.string(MatchRule.nameOwnerChanged(name).description)])
-        }
+    /// One subscription stops following `name`; the last one removes the `NameOwnerChanged` rule.
+    private func unfollow(_ name: String) {
+        guard owners.release(name), isOpen else { return }
+        try? callNoReply(destination: .bus, path: ObjectPath(unchecked: "/org/freedesktop/DBus"), interface: .bus,
+                         member: "RemoveMatch",
+                         arguments: [.string(MatchRule.nameOwnerChanged(BusName(unchecked: name)).description)])
     }
 }

@@ -1,25 +1,34 @@
 internal import CDBus
 internal import Dispatch
 
-/// Owns one private libdbus connection. Confined to its queue: every use of ``raw`` happens there.
+/// Owns one private libdbus connection and confines it to one serial queue.
+///
+/// Every use of ``raw``, every libdbus callback and every stored property below happens on ``queue``:
+/// the methods assert it with `dispatchPrecondition`, and code that starts elsewhere enters the queue
+/// through ``sync(_:)`` or `queue.async`. See "The DBus layer" in docs/architecture.md.
 final class ConnectionHandle: @unchecked Sendable {
-    // @unchecked: `raw` is only dereferenced on `queue` (enforced by the Connection actor's executor
-    // and by the watch/timeout sources, which target the same queue); `owner` is a weak reference.
+    // @unchecked: the mutable state (`isClosed`, `owner`) and `raw` are only touched on `queue`, which
+    // the accessors assert; `queueKey` and `queue` are immutable and thread-safe.
     let raw: OpaquePointer
     let queue: DispatchQueue
-    /// The actor that receives incoming messages; nil once it is gone.
+    /// Marks `queue`, so ``sync(_:)`` can tell whether it already runs there.
+    private let queueKey = DispatchSpecificKey<Bool>()
+    /// The actor that receives incoming messages; nil once it is gone or the handle is closed.
     weak var owner: Connection?
     private(set) var isClosed = false
 
     private init(raw: OpaquePointer, queue: DispatchQueue) {
         self.raw = raw
         self.queue = queue
+        queue.setSpecific(key: queueKey, value: true)
     }
 
     /// Opens and registers a private connection to `bus`. Blocking; called on `queue` before the
     /// connection's watches exist.
     static func open(_ bus: Bus, queue: DispatchQueue) throws(DBusError) -> ConnectionHandle {
         dispatchPrecondition(condition: .onQueue(queue))
+        // Connections run on different queues but share libdbus's process-wide state (message cache,
+        // data slots), which libdbus protects only once it is initialised for threads.
         _ = dbus_threads_init_default()
         var err = tbrd_dbus_error_init()
         defer { dbus_error_free(&err) }
@@ -49,9 +58,21 @@ final class ConnectionHandle: @unchecked Sendable {
         return DBusError(name, message.isEmpty ? context : "\(context): \(message)")
     }
 
-    /// Queues `message` for sending, from any thread (libdbus locks the connection itself). Callers
-    /// check that the connection is open first (``CallRegistry/isOpen`` or the actor's state).
+    /// Runs `body` on the queue and returns its result: inline when already there, otherwise with
+    /// `queue.sync`, which runs `body` on the calling thread once the queue is free (no thread switch
+    /// when it is idle). The queue never waits for anything but libdbus's non-blocking socket I/O, so
+    /// the wait is short and cannot deadlock.
+    func sync<T>(_ body: () -> T) -> T {
+        if DispatchQueue.getSpecific(key: queueKey) == true { return body() }
+        return queue.sync(execute: body)
+    }
+
+    /// Hands `message` to libdbus, which writes it at once if the socket takes it and otherwise keeps it
+    /// and enables its write watch. On `queue`.
+    /// - Throws: `Disconnected` once the handle is closed; `NoMemory` if libdbus cannot queue it.
     func send(_ message: OutgoingMessage) throws(DBusError) -> UInt32 {
+        dispatchPrecondition(condition: .onQueue(queue))
+        guard !isClosed else { throw .disconnected() }
         var serial: UInt32 = 0
         guard dbus_connection_send(raw, message.raw, &serial) != 0 else {
             throw DBusError(.noMemory, "libdbus could not queue the message")
@@ -59,7 +80,7 @@ final class ConnectionHandle: @unchecked Sendable {
         return serial
     }
 
-    /// Runs `body` on the owning connection's executor, if the connection still exists.
+    /// Runs `body` on the owning connection's executor later, if the connection still exists.
     func onQueue(_ body: @escaping @Sendable (isolated Connection) -> Void) {
         queue.async { [self] in
             guard let owner else { return }
@@ -67,22 +88,38 @@ final class ConnectionHandle: @unchecked Sendable {
         }
     }
 
-    /// The unique name the bus gave this connection.
-    var uniqueName: String {
-        dbus_bus_get_unique_name(raw).map { String(cString: $0) } ?? ""
+    /// Whether libdbus still considers the connection connected. On `queue`.
+    var isConnected: Bool {
+        dispatchPrecondition(condition: .onQueue(queue))
+        return !isClosed && dbus_connection_get_is_connected(raw) != 0
     }
 
-    /// Flushes, closes and releases the connection. Idempotent; on `queue`.
+    /// The unique name the bus gave this connection. On `queue`.
+    var uniqueName: String {
+        dispatchPrecondition(condition: .onQueue(queue))
+        return dbus_bus_get_unique_name(raw).map { String(cString: $0) } ?? ""
+    }
+
+    /// Detaches the event sources and the filter, flushes, and closes the connection. Idempotent; on
+    /// `queue`, never from inside a libdbus callback (use ``scheduleClose()`` there).
     func close() {
         dispatchPrecondition(condition: .onQueue(queue))
         guard !isClosed else { return }
         isClosed = true
+        removeEventSources()
         if dbus_connection_get_is_connected(raw) != 0 { dbus_connection_flush(raw) }
         dbus_connection_close(raw)
     }
 
+    /// Closes the connection in a later job on `queue`: for callers inside libdbus's dispatch (the filter)
+    /// and for `Connection`'s deinit, which may run there.
+    func scheduleClose() {
+        queue.async { [self] in close() }
+    }
+
     deinit {
-        // Sources and filters were removed by close(); releasing the last reference frees libdbus's state.
+        // The connection closed the handle on the queue before letting it go, which removed the sources
+        // and the callbacks; releasing the last reference frees libdbus's state.
         dbus_connection_unref(raw)
     }
 }

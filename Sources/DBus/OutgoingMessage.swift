@@ -1,6 +1,7 @@
 internal import CDBus
 
-/// Owns one libdbus message being built for sending; released in `deinit`.
+/// Owns one libdbus message being built for sending; released in `deinit`. Built, marshalled and sent on
+/// the queue of the connection that sends it, like every other libdbus call.
 final class OutgoingMessage {
     let raw: OpaquePointer
 

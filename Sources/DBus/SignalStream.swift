@@ -1,3 +1,4 @@
+import TBRFoundation
 import Synchronization
 
 /// The signals of one subscription, in the order the bus delivered them.
@@ -5,7 +6,7 @@ import Synchronization
 /// Buffering: up to ``bufferLimit`` signals wait for the consumer; when the buffer is full, newer signals
 /// are dropped and counted in ``droppedCount``. The match rule is added before the stream is returned
 /// (nothing sent after that moment is missed) and removed when iteration is cancelled, the stream is
-/// dropped, or the connection closes (which ends iteration with `Disconnected`).
+/// dropped, or the connection closes or is released (which ends iteration with `Disconnected`).
 public struct SignalStream: AsyncSequence, Sendable {
     public typealias Element = Signal
     public typealias Failure = any Error
@@ -20,13 +21,20 @@ public struct SignalStream: AsyncSequence, Sendable {
 
     public struct AsyncIterator: AsyncIteratorProtocol {
         var base: AsyncThrowingStream<Signal, any Error>.AsyncIterator
-        public mutating func next() async throws -> Signal? { try await base.next() }
+        let drops: DropCounter
+
+        public mutating func next() async throws -> Signal? {
+            // The connection's queue yields through a continuation; see ThreadSanitizer.
+            defer { ThreadSanitizer.acquire(drops) }
+            return try await base.next()
+        }
     }
 
-    public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(base: base.makeAsyncIterator()) }
+    public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(base: base.makeAsyncIterator(), drops: drops) }
 }
 
-/// A thread-safe counter of dropped elements.
+/// A thread-safe counter of dropped elements. Also the object the queue and the iterator annotate the
+/// handoff of signals on (``ThreadSanitizer``).
 final class DropCounter: Sendable {
     private let value = Atomic<Int>(0)
     var count: Int { value.load(ordering: .relaxed) }
@@ -38,12 +46,16 @@ struct Subscription {
     let rule: MatchRule
     let continuation: AsyncThrowingStream<Signal, any Error>.Continuation
     let drops: DropCounter
-    /// Internal subscriptions (owner tracking) send no match rule of their own on removal.
-    let ownsMatchRule: Bool
-}
 
-/// The current owner of a well-known name some subscription filters on.
-struct TrackedOwner {
-    var owner: String?
-    var users: Int
+    /// Hands `signal` to the stream, counting it if the buffer is full.
+    func yield(_ signal: Signal) {
+        ThreadSanitizer.release(drops)
+        if case .dropped = continuation.yield(signal) { drops.increment() }
+    }
+
+    /// Ends the stream with `error`.
+    func finish(throwing error: any Error) {
+        ThreadSanitizer.release(drops)
+        continuation.finish(throwing: error)
+    }
 }

@@ -1,4 +1,5 @@
 import Synchronization
+import TBRFoundation
 
 /// One observable value: its current state and the ``AttributeStream``s that follow it.
 ///
@@ -18,10 +19,10 @@ public final class AttributeCell<Value: Sendable & Equatable>: Sendable {
         var finished = false
     }
 
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     /// A cell holding `initial`.
-    public init(_ initial: Value) { state = Mutex(State(value: initial)) }
+    public init(_ initial: Value) { state = Locked(State(value: initial)) }
 
     /// The current value.
     public var value: Value { state.withLock { $0.value } }
@@ -56,7 +57,7 @@ public final class AttributeCell<Value: Sendable & Equatable>: Sendable {
     /// The value seen through `transform`: its current result first, then each different result.
     public func stream<T: Sendable & Equatable>(_ transform: @escaping @Sendable (Value) -> T) -> AttributeStream<T> {
         let (stream, continuation) = AsyncStream.makeStream(of: T.self, bufferingPolicy: .bufferingNewest(1))
-        let last = Mutex<T?>(nil)
+        let last = Locked<T?>(nil)
         let deliver: @Sendable (Value) -> Void = { value in
             let mapped = transform(value)
             let changed = last.withLock { previous -> Bool in

@@ -1,4 +1,5 @@
 import Synchronization
+import TBRFoundation
 
 /// Delivers each event to every current subscriber, each through its own bounded ``EventStream``.
 ///
@@ -16,7 +17,7 @@ public final class EventBroadcaster<Event: Sendable>: Sendable {
         var finished = false
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// A broadcaster with no subscribers.
     public init() {}

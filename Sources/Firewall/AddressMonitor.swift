@@ -1,4 +1,5 @@
 import Dispatch
+import TBRFoundation
 import Synchronization
 
 #if canImport(Glibc)
@@ -53,7 +54,7 @@ enum AddressMonitor {
         source.setCancelHandler { close(fd) }
         source.resume()
         // The stream owns the source: ending the stream cancels it, which closes the socket.
-        let owner = Mutex<(any DispatchSourceRead)?>(source)
+        let owner = Locked<(any DispatchSourceRead)?>(source)
         continuation.onTermination = { _ in owner.withLock { $0?.cancel(); $0 = nil } }
         return stream
     }

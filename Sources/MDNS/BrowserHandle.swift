@@ -27,7 +27,7 @@ final class BrowserHandle: @unchecked Sendable {
     /// - Throws: ``MDNSError`` when avahi-daemon refuses.
     static func open(client: ClientHandle, type: ServiceType, context: CallbackContext) throws(MDNSError) -> BrowserHandle {
         dispatchPrecondition(condition: .onQueue(client.poll.queue))
-        let raw = avahi_service_browser_new(
+        let raw = Avahi.c.avahi_service_browser_new(
             client.raw, AvahiIfIndex(tbrd_avahi_if_unspec), AvahiProtocol(tbrd_avahi_proto_unspec), type.rawValue, nil,
             AvahiLookupFlags(rawValue: 0),
             { browser, interface, ipProtocol, event, name, _, domain, _, userdata in
@@ -44,20 +44,20 @@ final class BrowserHandle: @unchecked Sendable {
                 case AVAHI_BROWSER_ALL_FOR_NOW:
                     input = .allForNow
                 case AVAHI_BROWSER_FAILURE:
-                    let client = browser.flatMap { avahi_service_browser_get_client($0) }
-                    input = .failed(code: client.map { avahi_client_errno($0) } ?? -1)
+                    let client = browser.flatMap { Avahi.c.avahi_service_browser_get_client($0) }
+                    input = .failed(code: client.map { Avahi.c.avahi_client_errno($0) } ?? -1)
                 default:
                     return
                 }
                 context.post { $0.browserEvent(token: token, input) }
             },
             context.userdata)
-        guard let raw else { throw MDNSError.avahi(avahi_client_errno(client.raw), "cannot browse for \(type)") }
+        guard let raw else { throw MDNSError.avahi(Avahi.c.avahi_client_errno(client.raw), "cannot browse for \(type)") }
         return BrowserHandle(raw: raw, client: client, context: context)
     }
 
     deinit {
         dispatchPrecondition(condition: .onQueue(client.poll.queue))
-        avahi_service_browser_free(raw)
+        _ = Avahi.c.avahi_service_browser_free(raw)
     }
 }

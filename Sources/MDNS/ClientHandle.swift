@@ -18,16 +18,17 @@ final class ClientHandle: @unchecked Sendable {
     /// `avahi_client_new` with `AVAHI_CLIENT_NO_FAIL`: when avahi-daemon is not running the client
     /// waits for it (state `CONNECTING`) instead of failing. State changes are posted to the client actor
     /// with `context`'s token.
-    /// - Throws: ``MDNSError`` when the system bus cannot be reached.
+    /// - Throws: ``MDNSError`` when libavahi-client cannot be loaded or the system bus cannot be reached.
     static func open(poll: DispatchPoll, context: CallbackContext) throws(MDNSError) -> ClientHandle {
         dispatchPrecondition(condition: .onQueue(poll.queue))
+        try Avahi.load()
         var error: Int32 = 0
-        let raw = avahi_client_new(
+        let raw = Avahi.c.avahi_client_new(
             poll.api, AVAHI_CLIENT_NO_FAIL,
             { client, state, userdata in
                 guard let context = CallbackContext.from(userdata) else { return }
                 let token = context.token
-                let code = state == AVAHI_CLIENT_FAILURE ? client.map { avahi_client_errno($0) } ?? 0 : 0
+                let code = state == AVAHI_CLIENT_FAILURE ? client.map { Avahi.c.avahi_client_errno($0) } ?? 0 : 0
                 let value = state.rawValue
                 context.post { $0.clientStateChanged(token: token, state: value, failure: code) }
             },
@@ -37,16 +38,16 @@ final class ClientHandle: @unchecked Sendable {
     }
 
     /// The client's last error (`avahi_client_errno`).
-    var errorCode: Int32 { avahi_client_errno(raw) }
+    var errorCode: Int32 { Avahi.c.avahi_client_errno(raw) }
 
     /// The client's state now (`AvahiClientState` raw value).
-    var state: UInt32 { avahi_client_get_state(raw).rawValue }
+    var state: UInt32 { Avahi.c.avahi_client_get_state(raw).rawValue }
 
     /// The host name avahi-daemon publishes, e.g. `otbr.local`.
-    var hostNameFQDN: String? { avahi_client_get_host_name_fqdn(raw).map { String(cString: $0) } }
+    var hostNameFQDN: String? { Avahi.c.avahi_client_get_host_name_fqdn(raw).map { String(cString: $0) } }
 
     deinit {
         dispatchPrecondition(condition: .onQueue(poll.queue))
-        avahi_client_free(raw)
+        Avahi.c.avahi_client_free(raw)
     }
 }

@@ -26,7 +26,7 @@ final class EntryGroupHandle: @unchecked Sendable {
     /// - Throws: ``MDNSError`` when avahi-daemon refuses.
     static func open(client: ClientHandle, context: CallbackContext) throws(MDNSError) -> EntryGroupHandle {
         dispatchPrecondition(condition: .onQueue(client.poll.queue))
-        let raw = avahi_entry_group_new(
+        let raw = Avahi.c.avahi_entry_group_new(
             client.raw,
             { group, state, userdata in
                 guard let context = CallbackContext.from(userdata) else { return }
@@ -36,14 +36,14 @@ final class EntryGroupHandle: @unchecked Sendable {
                 case AVAHI_ENTRY_GROUP_ESTABLISHED: input = .established
                 case AVAHI_ENTRY_GROUP_COLLISION: input = .collision
                 case AVAHI_ENTRY_GROUP_FAILURE:
-                    let client = group.flatMap { avahi_entry_group_get_client($0) }
-                    input = .failed(code: client.map { avahi_client_errno($0) } ?? -1)
+                    let client = group.flatMap { Avahi.c.avahi_entry_group_get_client($0) }
+                    input = .failed(code: client.map { Avahi.c.avahi_client_errno($0) } ?? -1)
                 default: return
                 }
                 context.post { $0.entryGroupEvent(token: token, input) }
             },
             context.userdata)
-        guard let raw else { throw MDNSError.avahi(avahi_client_errno(client.raw), "cannot create an Avahi entry group") }
+        guard let raw else { throw MDNSError.avahi(Avahi.c.avahi_client_errno(client.raw), "cannot create an Avahi entry group") }
         return EntryGroupHandle(raw: raw, client: client, context: context)
     }
 
@@ -52,13 +52,13 @@ final class EntryGroupHandle: @unchecked Sendable {
     /// - Throws: ``MDNSError`` when Avahi refuses the service.
     func register(_ registration: ServiceRegistration, as name: String) throws(MDNSError) {
         dispatchPrecondition(condition: .onQueue(client.poll.queue))
-        avahi_entry_group_reset(raw)
+        _ = Avahi.c.avahi_entry_group_reset(raw)
         let list = Self.stringList(registration.txt)
-        defer { avahi_string_list_free(list) }
-        var rc = avahi_entry_group_add_service_strlst(
+        defer { Avahi.c.avahi_string_list_free(list) }
+        var rc = Avahi.c.avahi_entry_group_add_service_strlst(
             raw, AvahiIfIndex(tbrd_avahi_if_unspec), AvahiProtocol(tbrd_avahi_proto_unspec), AvahiPublishFlags(rawValue: 0),
             name, registration.type.rawValue, nil, nil, registration.port, list)
-        if rc >= 0 { rc = avahi_entry_group_commit(raw) }
+        if rc >= 0 { rc = Avahi.c.avahi_entry_group_commit(raw) }
         guard rc >= 0 else { throw MDNSError.avahi(rc, "cannot publish \"\(name)\" (\(registration.type))") }
     }
 
@@ -67,8 +67,8 @@ final class EntryGroupHandle: @unchecked Sendable {
     func updateTXT(_ registration: ServiceRegistration, as name: String) throws(MDNSError) {
         dispatchPrecondition(condition: .onQueue(client.poll.queue))
         let list = Self.stringList(registration.txt)
-        defer { avahi_string_list_free(list) }
-        let rc = avahi_entry_group_update_service_txt_strlst(
+        defer { Avahi.c.avahi_string_list_free(list) }
+        let rc = Avahi.c.avahi_entry_group_update_service_txt_strlst(
             raw, AvahiIfIndex(tbrd_avahi_if_unspec), AvahiProtocol(tbrd_avahi_proto_unspec), AvahiPublishFlags(rawValue: 0),
             name, registration.type.rawValue, nil, list)
         guard rc >= 0 else { throw MDNSError.avahi(rc, "cannot update the TXT record of \"\(name)\" (\(registration.type))") }
@@ -78,12 +78,12 @@ final class EntryGroupHandle: @unchecked Sendable {
     private static func stringList(_ txt: [UInt8]) -> UnsafeMutablePointer<AvahiStringList>? {
         guard !txt.isEmpty else { return nil }
         var list: UnsafeMutablePointer<AvahiStringList>?
-        let rc = txt.withUnsafeBytes { avahi_string_list_parse($0.baseAddress, $0.count, &list) }
+        let rc = txt.withUnsafeBytes { Avahi.c.avahi_string_list_parse($0.baseAddress, $0.count, &list) }
         return rc < 0 ? nil : list
     }
 
     deinit {
         dispatchPrecondition(condition: .onQueue(client.poll.queue))
-        avahi_entry_group_free(raw)
+        _ = Avahi.c.avahi_entry_group_free(raw)
     }
 }

@@ -98,9 +98,9 @@ extension MDNSClient {
         case .established:
             logger.debug("service published", [("name", publication.name), ("type", publication.registration.type.rawValue)])
         case .collision:
-            let alternative = avahi_alternative_service_name(publication.name)
+            let alternative = Avahi.c.avahi_alternative_service_name(publication.name)
             let next = alternative.map { String(cString: $0) } ?? publication.name + " #2"
-            avahi_free(alternative)
+            Avahi.c.avahi_free(alternative)
             logger.info("service name in use on the network; publishing under another", [("name", publication.name), ("new-name", next)])
             publications[id]?.name = next
             register(id)

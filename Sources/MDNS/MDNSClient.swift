@@ -106,9 +106,13 @@ public actor MDNSClient {
         serverState = nil
     }
 
-    isolated deinit {
-        // Runs on the queue, so the handles are freed there.
+    deinit {
         for (_, browse) in browses { browse.continuation.finish() }
+        // The Avahi objects must be freed on the queue, where every Avahi call runs. Nothing else can
+        // reach them once this actor goes away, so they are handed to the queue and released there.
+        // (Not an `isolated deinit`: Swift 6.3.1's optimiser crashes on one in modules that use this.)
+        let leftovers = QueueRelease((client, browses, publications))
+        executor.queue.async { leftovers.release() }
     }
 
     // MARK: the connection

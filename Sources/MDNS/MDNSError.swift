@@ -30,13 +30,16 @@ public struct MDNSError: Error, Hashable, Sendable, CustomStringConvertible {
 
     public var description: String { message }
 
+    /// libavahi-client itself cannot be loaded.
+    static func library(_ message: String) -> MDNSError { MDNSError(.failed, message) }
+
     /// The sentence for avahi-daemon not running.
     static let daemonNotRunningMessage =
         "avahi-daemon is not running (nothing owns org.freedesktop.Avahi on the system bus); start it with 'systemctl start avahi-daemon'"
 
     /// The error for Avahi code `code` while doing `context` ("cannot browse _meshcop._udp").
     static func avahi(_ code: Int32, _ context: String) -> MDNSError {
-        let text = avahi_strerror(code).map { String(cString: $0) } ?? "error \(code)"
+        let text = Avahi.c.avahi_strerror(code).map { String(cString: $0) } ?? "error \(code)"
         let kind: Kind =
             switch Int(code) {
             case AVAHI_ERR_NO_DAEMON: .daemonNotRunning

@@ -29,7 +29,7 @@ final class ResolverHandle: @unchecked Sendable {
         -> ResolverHandle
     {
         dispatchPrecondition(condition: .onQueue(client.poll.queue))
-        let raw = avahi_service_resolver_new(
+        let raw = Avahi.c.avahi_service_resolver_new(
             client.raw, sighting.interface, sighting.ipProtocol, sighting.key.name, sighting.key.type.rawValue,
             sighting.key.domain, sighting.ipProtocol, AvahiLookupFlags(rawValue: 0),
             { resolver, interface, _, event, _, _, _, hostName, address, port, txt, flags, userdata in
@@ -44,14 +44,14 @@ final class ResolverHandle: @unchecked Sendable {
                             port: port, txt: ResolverHandle.wireFormat(txt),
                             isLocal: flags.rawValue & AVAHI_LOOKUP_RESULT_LOCAL.rawValue != 0))
                 } else {
-                    let client = resolver.flatMap { avahi_service_resolver_get_client($0) }
-                    input = .failed(code: client.map { avahi_client_errno($0) } ?? -1)
+                    let client = resolver.flatMap { Avahi.c.avahi_service_resolver_get_client($0) }
+                    input = .failed(code: client.map { Avahi.c.avahi_client_errno($0) } ?? -1)
                 }
                 context.post { $0.resolverEvent(token: token, input) }
             },
             context.userdata)
         guard let raw else {
-            throw MDNSError.avahi(avahi_client_errno(client.raw), "cannot resolve \"\(sighting.key.name)\" (\(sighting.key.type))")
+            throw MDNSError.avahi(Avahi.c.avahi_client_errno(client.raw), "cannot resolve \"\(sighting.key.name)\" (\(sighting.key.type))")
         }
         return ResolverHandle(raw: raw, client: client, context: context)
     }
@@ -60,10 +60,10 @@ final class ResolverHandle: @unchecked Sendable {
     /// order, each length-prefixed; an empty record is one zero byte). No parsing happens here: the
     /// bytes go to a codec built for hostile input.
     static func wireFormat(_ list: UnsafeMutablePointer<AvahiStringList>?) -> [UInt8] {
-        let size = avahi_string_list_serialize(list, nil, 0)
+        let size = Avahi.c.avahi_string_list_serialize(list, nil, 0)
         guard size > 0 else { return [] }
         var bytes = [UInt8](repeating: 0, count: size)
-        let written = bytes.withUnsafeMutableBytes { avahi_string_list_serialize(list, $0.baseAddress, $0.count) }
+        let written = bytes.withUnsafeMutableBytes { Avahi.c.avahi_string_list_serialize(list, $0.baseAddress, $0.count) }
         return Array(bytes.prefix(written))
     }
 
@@ -71,7 +71,7 @@ final class ResolverHandle: @unchecked Sendable {
     static func text(of address: UnsafePointer<AvahiAddress>, interface: Int32) -> String {
         var buffer = [CChar](repeating: 0, count: Int(AVAHI_ADDRESS_STR_MAX))
         let text = buffer.withUnsafeMutableBufferPointer { b in
-            avahi_address_snprint(b.baseAddress, b.count, address).map { String(cString: $0) } ?? ""
+            Avahi.c.avahi_address_snprint(b.baseAddress, b.count, address).map { String(cString: $0) } ?? ""
         }
         guard address.pointee.proto == AvahiProtocol(tbrd_avahi_proto_inet6), text.lowercased().hasPrefix("fe80:"),
             interface > 0
@@ -85,6 +85,6 @@ final class ResolverHandle: @unchecked Sendable {
 
     deinit {
         dispatchPrecondition(condition: .onQueue(client.poll.queue))
-        avahi_service_resolver_free(raw)
+        _ = Avahi.c.avahi_service_resolver_free(raw)
     }
 }

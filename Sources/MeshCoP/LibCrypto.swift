@@ -1,28 +1,123 @@
-// The only file that touches OpenSSL: the CSPRNG and AES-CMAC. Nothing from C leaves it.
+// The only file that touches OpenSSL: the CSPRNG, AES-CMAC and SHA-1. Nothing from C leaves it.
 internal import CLibCrypto
+internal import Glibc
 
 /// OpenSSL's libcrypto, reduced to what MeshCoP needs.
-enum LibCrypto {
+///
+/// libcrypto is opened with `dlopen` on first use rather than linked: loading it (and relocating it)
+/// costs every process about a millisecond, and most `tbrctl` commands never derive a key. The library
+/// and its functions are looked up once per process (``api``); a machine without it gets a
+/// ``CryptoError`` naming the library instead of a binary that does not start.
+package enum LibCrypto {
+    /// The functions MeshCoP calls, resolved from the loaded library.
+    struct API: @unchecked Sendable {
+        // @unchecked: C function pointers from a library that is never unloaded; immutable.
+        let randBytes: tbrd_RAND_bytes
+        let errGetError: tbrd_ERR_get_error
+        let errErrorString: tbrd_ERR_error_string_n
+        let errClearError: tbrd_ERR_clear_error
+        let macFetch: tbrd_EVP_MAC_fetch
+        let macFree: tbrd_EVP_MAC_free
+        let contextNew: tbrd_EVP_MAC_CTX_new
+        let contextFree: tbrd_EVP_MAC_CTX_free
+        let contextSetParameters: tbrd_EVP_MAC_CTX_set_params
+        let macInit: tbrd_EVP_MAC_init
+        let macUpdate: tbrd_EVP_MAC_update
+        let macFinal: tbrd_EVP_MAC_final
+        let parameterUTF8: tbrd_OSSL_PARAM_construct_utf8_string
+        let parameterEnd: tbrd_OSSL_PARAM_construct_end
+        let digest: tbrd_EVP_Digest
+        let sha1: tbrd_EVP_sha1
+    }
+
+    /// The sonames tried, newest first (Debian 12 ships OpenSSL 3: `libcrypto.so.3`).
+    static let libraryNames = ["libcrypto.so.3", "libcrypto.so"]
+
+    /// libcrypto's functions, loaded on first use (a lazy, thread-safe `static let`): the process-wide
+    /// library, never unloaded.
+    static let api: Result<API, CryptoError> = load()
+
+    /// The loaded API.
+    /// - Throws: ``CryptoError`` when libcrypto or one of its functions cannot be found.
+    static func loaded() throws(CryptoError) -> API { try api.get() }
+
+    private static func load() -> Result<API, CryptoError> {
+        var handle: UnsafeMutableRawPointer?
+        for name in libraryNames {
+            handle = dlopen(name, RTLD_NOW | RTLD_LOCAL)
+            if handle != nil { break }
+        }
+        guard let handle else {
+            let why = dlerror().map { String(cString: $0) } ?? "not found"
+            return .failure(CryptoError(function: "dlopen(\(libraryNames[0]))", detail: "\(why) (install libssl3)"))
+        }
+        func symbol<T>(_ name: String, as _: T.Type) throws(CryptoError) -> T {
+            guard let address = dlsym(handle, name) else {
+                throw CryptoError(function: "dlsym(\(name))", detail: "libcrypto has no \(name); OpenSSL 3 is needed")
+            }
+            return unsafeBitCast(address, to: T.self)
+        }
+        do throws(CryptoError) {
+            return .success(
+                API(
+                    randBytes: try symbol("RAND_bytes", as: tbrd_RAND_bytes.self),
+                    errGetError: try symbol("ERR_get_error", as: tbrd_ERR_get_error.self),
+                    errErrorString: try symbol("ERR_error_string_n", as: tbrd_ERR_error_string_n.self),
+                    errClearError: try symbol("ERR_clear_error", as: tbrd_ERR_clear_error.self),
+                    macFetch: try symbol("EVP_MAC_fetch", as: tbrd_EVP_MAC_fetch.self),
+                    macFree: try symbol("EVP_MAC_free", as: tbrd_EVP_MAC_free.self),
+                    contextNew: try symbol("EVP_MAC_CTX_new", as: tbrd_EVP_MAC_CTX_new.self),
+                    contextFree: try symbol("EVP_MAC_CTX_free", as: tbrd_EVP_MAC_CTX_free.self),
+                    contextSetParameters: try symbol("EVP_MAC_CTX_set_params", as: tbrd_EVP_MAC_CTX_set_params.self),
+                    macInit: try symbol("EVP_MAC_init", as: tbrd_EVP_MAC_init.self),
+                    macUpdate: try symbol("EVP_MAC_update", as: tbrd_EVP_MAC_update.self),
+                    macFinal: try symbol("EVP_MAC_final", as: tbrd_EVP_MAC_final.self),
+                    parameterUTF8: try symbol("OSSL_PARAM_construct_utf8_string", as: tbrd_OSSL_PARAM_construct_utf8_string.self),
+                    parameterEnd: try symbol("OSSL_PARAM_construct_end", as: tbrd_OSSL_PARAM_construct_end.self),
+                    digest: try symbol("EVP_Digest", as: tbrd_EVP_Digest.self),
+                    sha1: try symbol("EVP_sha1", as: tbrd_EVP_sha1.self)))
+        } catch {
+            return .failure(error)
+        }
+    }
+
     /// `count` bytes from OpenSSL's CSPRNG (`RAND_bytes`).
-    /// - Throws: ``CryptoError`` when the generator cannot produce them (no entropy).
+    /// - Throws: ``CryptoError`` when libcrypto cannot be loaded or the generator cannot produce them.
     static func randomBytes(_ count: Int) throws(CryptoError) -> [UInt8] {
         guard count > 0 else { return [] }
+        let c = try loaded()
         var out = [UInt8](repeating: 0, count: count)
-        let rc = out.withUnsafeMutableBufferPointer { RAND_bytes($0.baseAddress, Int32(clamping: $0.count)) }
-        guard rc == 1 else { throw error("RAND_bytes") }
+        let rc = out.withUnsafeMutableBufferPointer { c.randBytes($0.baseAddress, Int32(clamping: $0.count)) }
+        guard rc == 1 else { throw error("RAND_bytes", c) }
         return out
     }
 
+    /// SHA-1 of `bytes` (`EVP_Digest` with `EVP_sha1`), for protocols that still name it (the WebSocket
+    /// opening handshake); never for secrets.
+    /// - Throws: ``CryptoError`` when libcrypto cannot be loaded or the digest fails.
+    package static func sha1(_ bytes: [UInt8]) throws(CryptoError) -> [UInt8] {
+        let c = try loaded()
+        var digest = [UInt8](repeating: 0, count: 20)
+        var length: UInt32 = 0
+        let ok = bytes.withUnsafeBytes { input in
+            digest.withUnsafeMutableBufferPointer { out in
+                c.digest(input.baseAddress, input.count, out.baseAddress, &length, c.sha1(), nil)
+            }
+        }
+        guard ok == 1, length == 20 else { throw error("EVP_Digest", c) }
+        return digest
+    }
+
     /// The error for `function`, with the reason OpenSSL queued (the queue is emptied).
-    static func error(_ function: String) -> CryptoError {
+    static func error(_ function: String, _ c: API) -> CryptoError {
         var detail = "no reason given"
-        let code = ERR_get_error()
+        let code = c.errGetError()
         if code != 0 {
             var buffer = [CChar](repeating: 0, count: 256)
-            buffer.withUnsafeMutableBufferPointer { ERR_error_string_n(code, $0.baseAddress, $0.count) }
+            buffer.withUnsafeMutableBufferPointer { c.errErrorString(code, $0.baseAddress, $0.count) }
             detail = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         }
-        ERR_clear_error()
+        c.errClearError()
         return CryptoError(function: function, detail: detail)
     }
 }
@@ -30,48 +125,51 @@ enum LibCrypto {
 /// AES-128-CMAC (RFC 4493) with one key through OpenSSL 3's `EVP_MAC` "CMAC". Owns its `EVP_MAC` and
 /// `EVP_MAC_CTX`, freed in `deinit`; not shared between threads.
 final class AESCMAC {
+    private let c: LibCrypto.API
     private let mac: OpaquePointer
     private let context: OpaquePointer
     private let key: [UInt8]
 
     /// A CMAC over AES-128 with the 16-byte `key`.
-    /// - Throws: ``CryptoError`` when OpenSSL lacks CMAC or AES-128-CBC, or the key is refused.
+    /// - Throws: ``CryptoError`` when libcrypto cannot be loaded, lacks CMAC or AES-128-CBC, or refuses the key.
     init(key: [UInt8]) throws(CryptoError) {
         precondition(key.count == 16, "AES-128-CMAC needs a 16-byte key")
-        guard let mac = EVP_MAC_fetch(nil, "CMAC", nil) else { throw LibCrypto.error("EVP_MAC_fetch") }
-        guard let context = EVP_MAC_CTX_new(mac) else {
-            EVP_MAC_free(mac)
-            throw LibCrypto.error("EVP_MAC_CTX_new")
+        let c = try LibCrypto.loaded()
+        guard let mac = c.macFetch(nil, "CMAC", nil) else { throw LibCrypto.error("EVP_MAC_fetch", c) }
+        guard let context = c.contextNew(mac) else {
+            c.macFree(mac)
+            throw LibCrypto.error("EVP_MAC_CTX_new", c)
         }
+        self.c = c
         self.mac = mac
         self.context = context
         self.key = key
         var cipher = Array("AES-128-CBC".utf8CString)
         let ok = "cipher".withCString { name in
             cipher.withUnsafeMutableBufferPointer { value in
-                var params = [OSSL_PARAM_construct_utf8_string(name, value.baseAddress, 0), OSSL_PARAM_construct_end()]
-                return EVP_MAC_CTX_set_params(context, &params)
+                var params = [c.parameterUTF8(name, value.baseAddress, 0), c.parameterEnd()]
+                return c.contextSetParameters(context, &params)
             }
         }
-        guard ok == 1 else { throw LibCrypto.error("EVP_MAC_CTX_set_params") }
+        guard ok == 1 else { throw LibCrypto.error("EVP_MAC_CTX_set_params", c) }
     }
 
     deinit {
-        EVP_MAC_CTX_free(context)
-        EVP_MAC_free(mac)
+        c.contextFree(context)
+        c.macFree(mac)
     }
 
     /// The 16-byte CMAC of `message`.
     /// - Throws: ``CryptoError`` when an `EVP_MAC_*` call fails.
     func authenticate(_ message: [UInt8]) throws(CryptoError) -> [UInt8] {
-        let initialised = key.withUnsafeBufferPointer { EVP_MAC_init(context, $0.baseAddress, $0.count, nil) }
-        guard initialised == 1 else { throw LibCrypto.error("EVP_MAC_init") }
-        let updated = message.withUnsafeBufferPointer { EVP_MAC_update(context, $0.baseAddress, $0.count) }
-        guard updated == 1 else { throw LibCrypto.error("EVP_MAC_update") }
+        let initialised = key.withUnsafeBufferPointer { c.macInit(context, $0.baseAddress, $0.count, nil) }
+        guard initialised == 1 else { throw LibCrypto.error("EVP_MAC_init", c) }
+        let updated = message.withUnsafeBufferPointer { c.macUpdate(context, $0.baseAddress, $0.count) }
+        guard updated == 1 else { throw LibCrypto.error("EVP_MAC_update", c) }
         var out = [UInt8](repeating: 0, count: 16)
         var length = 0
-        let finished = out.withUnsafeMutableBufferPointer { EVP_MAC_final(context, $0.baseAddress, &length, $0.count) }
-        guard finished == 1, length == 16 else { throw LibCrypto.error("EVP_MAC_final") }
+        let finished = out.withUnsafeMutableBufferPointer { c.macFinal(context, $0.baseAddress, &length, $0.count) }
+        guard finished == 1, length == 16 else { throw LibCrypto.error("EVP_MAC_final", c) }
         return out
     }
 }

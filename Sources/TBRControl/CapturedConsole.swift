@@ -9,7 +9,7 @@ import TBRFoundation
 /// #expect(console.output.contains("OpenThreadDemo"))
 /// ```
 public final class CapturedConsole: Console {
-    private let written = Mutex<(output: String, error: String)>(("", ""))
+    private let written = Locked<(output: String, error: String)>(("", ""))
     private let input: [UInt8]
 
     /// A console whose standard input holds `input`.

@@ -28,7 +28,7 @@ extension Console {
 /// The process's own standard input, output and error. A failed write to standard output is kept
 /// (``outputFailure``) so that the command ends with exit 74 instead of claiming success.
 public final class StandardConsole: Console {
-    private let failure = Mutex<Int32?>(nil)
+    private let failure = Locked<Int32?>(nil)
 
     /// The process's console.
     public init() {}

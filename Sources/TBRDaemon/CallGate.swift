@@ -11,7 +11,7 @@ final class CallGate: Sendable {
         var nextWaiter: UInt64 = 0
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// Calls being served now.
     var inFlight: Int { state.withLock { $0.inFlight } }

@@ -148,14 +148,14 @@ actor DaemonRuntime {
                 // The first child to end, a shutdown or a part that stopped, starts the stop.
                 var partFailure: (any Error)?
                 do { _ = try await group.next() } catch { partFailure = error }
+                // A part that stopped (with an error or without) because the bus went away: the bus's
+                // failure, not tbrd's.
+                let busLost = await !connection.isConnected
                 await stopServing()
                 group.cancelAll()
                 while !group.isEmpty { _ = try? await group.next() }
-                if let partFailure {
-                    // A part that stopped because the bus went away is the bus's failure, not tbrd's.
-                    if await !connection.isConnected { throw DaemonStopError.busLost("\(partFailure)") }
-                    throw partFailure
-                }
+                if busLost { throw DaemonStopError.busLost(partFailure.map { "\($0)" } ?? "the bus closed the connection") }
+                if let partFailure { throw partFailure }
             }
         } catch {
             failure = error
@@ -201,23 +201,19 @@ actor DaemonRuntime {
         }
         calls.close()
         let pending = calls.inFlight
-        guard pending > 0 else { return }
-        logger.info("stopping: waiting for calls in flight", [("calls", "\(pending)")])
-        let limit = Duration.seconds(configuration.shutdownTimeout)
-        if await !calls.drained(within: limit, clock: clock) {
-            logger.warning(
-                "stopping: calls still running are cut off", [("calls", "\(calls.inFlight)"), ("after-seconds", "\(configuration.shutdownTimeout)")])
-            return
+        if pending > 0 {
+            logger.info("stopping: waiting for calls in flight", [("calls", "\(pending)")])
+            if await !calls.drained(within: .seconds(configuration.shutdownTimeout), clock: clock) {
+                logger.warning(
+                    "stopping: calls still running are cut off",
+                    [("calls", "\(calls.inFlight)"), ("after-seconds", "\(configuration.shutdownTimeout)")])
+                return
+            }
         }
-        // The gate counts a call as answered when its handler returns; the DBus layer sends the reply
-        // just after, on the connection's queue. Closing the connection first would drop that reply
-        // (the caller would get NoReply), so the replies get a moment to leave before the close.
-        try? await clock.sleep(for: Self.replyGrace)
+        // The gate counts a call as answered when its handler returns; the DBus layer hands the reply
+        // to libdbus just after. Waiting for that means the close (which flushes) loses no reply.
+        await connection.handlersFinished()
     }
-
-    /// How long a stop waits, after the last call in flight has been answered, before it closes the
-    /// connection under the reply.
-    static let replyGrace: Duration = .milliseconds(100)
 
     /// Routers seen in earlier runs are listed again (offline until their agents appear).
     private func rememberKnownRouters() async {

@@ -9,8 +9,8 @@ import TBRFoundation
 /// policy status are mirrored in memory only to stream them.
 final class PersistentStructureStore: StructureStore {
     let store: TBRStore
-    private let cells = Mutex<[StructureID: AttributeCell<ThreadNetworkSettingsTrait.Attributes>]>([:])
-    private let statusCells = Mutex<[StructureID: AttributeCell<[RouterPolicyStatus]>]>([:])
+    private let cells = Locked<[StructureID: AttributeCell<ThreadNetworkSettingsTrait.Attributes>]>([:])
+    private let statusCells = Locked<[StructureID: AttributeCell<[RouterPolicyStatus]>]>([:])
     private let changeBroadcaster = EventBroadcaster<StructureChange>()
 
     init(store: TBRStore) {

@@ -1,4 +1,5 @@
 import Synchronization
+import TBRFoundation
 
 /// The graceful-shutdown notification of one service: the group triggers it; the service's code learns
 /// of it through the task-local ``current`` (inherited by child tasks).
@@ -9,7 +10,7 @@ final class GracefulShutdownToken: Sendable {
         var nextID: UInt64 = 0
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// The token of the service the current task belongs to, if it runs in a ``ServiceGroup``.
     @TaskLocal static var current: GracefulShutdownToken?

@@ -1,4 +1,5 @@
 import Synchronization
+import TBRFoundation
 
 /// A one-shot latch: ``wait()`` returns once ``countDown()`` was called `count` times, or ``open()``.
 final class Latch: Sendable {
@@ -7,10 +8,10 @@ final class Latch: Sendable {
         var waiters: [CheckedContinuation<Void, Never>] = []
     }
 
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     init(count: Int) {
-        state = Mutex(State(remaining: max(0, count)))
+        state = Locked(State(remaining: max(0, count)))
     }
 
     func countDown() {

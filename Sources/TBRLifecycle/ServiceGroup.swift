@@ -27,7 +27,7 @@ public final class ServiceGroup: Sendable {
     private let configuration: ServiceGroupConfiguration
     private let events: AsyncStream<Event>
     private let mailbox: AsyncStream<Event>.Continuation
-    private let started = Mutex(false)
+    private let started = Locked(false)
 
     /// A group of `configuration.services`.
     public init(configuration: ServiceGroupConfiguration) {

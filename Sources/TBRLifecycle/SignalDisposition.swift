@@ -1,4 +1,5 @@
 import Synchronization
+import TBRFoundation
 
 #if canImport(Glibc)
 import Glibc
@@ -34,7 +35,7 @@ enum SignalDisposition {
         var dispatchHandlers: [Int32: sigaction] = [:]
     }
 
-    private static let state = Mutex(State())
+    private static let state = Locked(State())
 
     /// Starts trapping `signals` (each once, whatever the count in the list).
     static func acquire(_ signals: [UnixSignal]) {

@@ -1,5 +1,6 @@
 import Dispatch
 import Synchronization
+import TBRFoundation
 
 /// The owner of the Dispatch signal sources behind one ``UnixSignals``: it takes the signals' disposition
 /// (``SignalDisposition``) and creates the sources when made, and cancels them, gives the disposition
@@ -11,7 +12,7 @@ final class SignalTrap: Sendable {
     }
 
     let signals: [UnixSignal]
-    private let state: Mutex<State>
+    private let state: Locked<State>
     private let registration: Latch
     private let continuation: AsyncStream<UnixSignal>.Continuation
 
@@ -32,7 +33,7 @@ final class SignalTrap: Sendable {
             sources.append(source)
         }
         sources.forEach { $0.resume() }
-        state = Mutex(State(sources: sources))
+        state = Locked(State(sources: sources))
     }
 
     deinit { cancel() }

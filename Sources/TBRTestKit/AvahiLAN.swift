@@ -1,4 +1,5 @@
 public import Foundation
+import TBRFoundation
 import Synchronization
 
 #if canImport(Glibc)
@@ -27,7 +28,7 @@ public final class AvahiLAN: Sendable {
         /// Its avahi-daemon host name (`<name>.local`).
         public let hostName: String
         let directory: URL
-        let avahi = Mutex<TestProcess?>(nil)
+        let avahi = Locked<TestProcess?>(nil)
 
         init(namespace: String, bus: PrivateBus, address: String, hostName: String, directory: URL) {
             self.namespace = namespace

@@ -10,11 +10,11 @@ public final class ManualClock: TBRClock {
         var nextID: UInt64 = 0
     }
 
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     /// A clock starting at the real current instant and `wallTime` seconds since the epoch.
     public init(wallTime: Double = 1_700_000_000) {
-        state = Mutex(State(now: ContinuousClock.now, wall: wallTime))
+        state = Locked(State(now: ContinuousClock.now, wall: wallTime))
     }
 
     public func now() -> ContinuousClock.Instant { state.withLock { $0.now } }

@@ -1,4 +1,5 @@
 public import Foundation
+import TBRFoundation
 import Synchronization
 
 #if canImport(Glibc)
@@ -16,7 +17,7 @@ public final class TestProcess: Sendable {
     public let stdoutPath: String
     /// Where its standard error goes.
     public let stderrPath: String
-    private let status = Mutex<Int32?>(nil)
+    private let status = Locked<Int32?>(nil)
 
     /// Starts `executable` with `arguments`, output into fresh files in `directory`, with `environment`
     /// added to this process's and `stdinPath` (a file) as standard input.

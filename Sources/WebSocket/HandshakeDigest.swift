@@ -1,5 +1,6 @@
-// The only file of this module that touches OpenSSL: SHA-1 and base64 for the opening handshake.
-internal import CLibCrypto
+// SHA-1 comes from libcrypto through MeshCoP's loader (opened on first use); base64 from Foundation.
+internal import FoundationEssentials
+internal import MeshCoP
 
 /// The `Sec-WebSocket-Accept` computation (RFC 6455, section 4.2.2): base64(SHA-1(key + GUID)).
 enum HandshakeDigest {
@@ -7,31 +8,15 @@ enum HandshakeDigest {
     static let guid = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11"
 
     /// The accept value a server must answer to `key`.
-    static func accept(forKey key: String) -> String {
-        base64(sha1(Array((key + guid).utf8)))
+    /// - Throws: ``WebSocketError/handshakeFailed(_:)`` when libcrypto cannot compute SHA-1.
+    static func accept(forKey key: String) throws(WebSocketError) -> String {
+        do {
+            return base64(try LibCrypto.sha1(Array((key + guid).utf8)))
+        } catch {
+            throw .handshakeFailed("the expected Sec-WebSocket-Accept cannot be computed: \(error)")
+        }
     }
 
-    /// SHA-1 of `bytes` (`EVP_Digest` with `EVP_sha1`). SHA-1 cannot fail on memory we own; a failure
-    /// is a broken libcrypto and traps.
-    static func sha1(_ bytes: [UInt8]) -> [UInt8] {
-        var digest = [UInt8](repeating: 0, count: 20)
-        var length: UInt32 = 0
-        let ok = bytes.withUnsafeBytes { input in
-            digest.withUnsafeMutableBufferPointer { out in
-                EVP_Digest(input.baseAddress, input.count, out.baseAddress, &length, EVP_sha1(), nil)
-            }
-        }
-        precondition(ok == 1 && length == 20, "libcrypto's SHA-1 failed")
-        return digest
-    }
-
-    /// Standard base64 with padding (`EVP_EncodeBlock`).
-    static func base64(_ bytes: [UInt8]) -> String {
-        guard !bytes.isEmpty else { return "" }
-        var out = [UInt8](repeating: 0, count: (bytes.count + 2) / 3 * 4 + 1)
-        let written = out.withUnsafeMutableBufferPointer { o in
-            bytes.withUnsafeBufferPointer { i in EVP_EncodeBlock(o.baseAddress, i.baseAddress, Int32(i.count)) }
-        }
-        return String(decoding: out.prefix(Int(written)), as: UTF8.self)
-    }
+    /// Standard base64 with padding.
+    static func base64(_ bytes: [UInt8]) -> String { Data(bytes).base64EncodedString() }
 }

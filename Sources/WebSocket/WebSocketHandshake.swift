@@ -27,7 +27,8 @@ public struct WebSocketHandshake: Sendable {
     }
 
     /// The `Sec-WebSocket-Accept` the server must answer.
-    public var expectedAccept: String { HandshakeDigest.accept(forKey: key) }
+    /// - Throws: ``WebSocketError/handshakeFailed(_:)`` when libcrypto cannot be loaded.
+    public func expectedAccept() throws(WebSocketError) -> String { try HandshakeDigest.accept(forKey: key) }
 
     /// The longest response head accepted.
     public static let maximumHeadLength = 16 * 1024
@@ -49,7 +50,7 @@ public struct WebSocketHandshake: Sendable {
         guard let connection = head.value(of: "connection"),
             connection.split(separator: ",").contains(where: { $0.trimmingSpaces.lowercased() == "upgrade" })
         else { throw .handshakeFailed("the server's Connection header lacks upgrade") }
-        guard head.value(of: "sec-websocket-accept") == expectedAccept else {
+        guard try head.value(of: "sec-websocket-accept") == expectedAccept() else {
             throw .handshakeFailed("the server's Sec-WebSocket-Accept does not answer the key sent")
         }
         if head.value(of: "sec-websocket-extensions") != nil {

@@ -105,6 +105,58 @@ import Testing
         }
     }
 
+    /// A live owner that gives up the name is no longer followed: its signals, which the bus still
+    /// delivers for another rule, do not reach the subscription until it owns the name again.
+    @Test func aNameGivenUpByALiveOwnerIsNoLongerFollowed() async throws {
+        try await withPair([]) { pair in
+            let followed = try await pair.client.signals(matching: MatchRule(sender: Pair.name, interface: Pair.interface))
+            let everything = try await pair.client.signals(matching: MatchRule(interface: Pair.interface))
+            var changes = try await pair.client.nameOwnerChanges(of: Pair.name).makeAsyncIterator()
+            #expect(try await pair.server.releaseName(Pair.name))
+            let released = try await changes.next()
+            #expect(released?.newOwner == nil)
+            try pair.server.emit(path: Pair.path, interface: Pair.interface, member: Self.member, arguments: [.string("not the owner")])
+            #expect(try await pair.server.requestName(Pair.name) == .primaryOwner)
+            let regained = try await changes.next()
+            #expect(regained?.newOwner == pair.server.uniqueName)
+            try pair.server.emit(path: Pair.path, interface: Pair.interface, member: Self.member, arguments: [.string("owner again")])
+
+            var all = everything.makeAsyncIterator()
+            let first = try await all.next(), second = try await all.next()
+            #expect(first?.arguments == [.string("not the owner")])
+            #expect(second?.arguments == [.string("owner again")])
+            var onlyOwner = followed.makeAsyncIterator()
+            let fromOwner = try await onlyOwner.next()
+            #expect(fromOwner?.arguments == [.string("owner again")])
+        }
+    }
+
+    /// Subscriptions to one well-known sender started at once share one `NameOwnerChanged` rule, and
+    /// each knows the owner when it returns.
+    @Test func concurrentSubscriptionsToOneSenderEachKnowItsOwner() async throws {
+        try await withPair([]) { pair in
+            let observer = try await Connection(bus: .address(pair.bus.address))
+            let before = try await Self.matchRules(of: pair.client, asking: observer)
+            let client = pair.client
+            let rule = MatchRule(sender: Pair.name, interface: Pair.interface, member: Self.member)
+            let streams = try await withThrowingTaskGroup(of: SignalStream.self) { group in
+                for _ in 0..<8 { group.addTask { try await client.signals(matching: rule) } }
+                var all: [SignalStream] = []
+                for try await stream in group { all.append(stream) }
+                return all
+            }
+            // Eight rules of the subscriptions and one NameOwnerChanged rule they share.
+            #expect(try await Self.matchRules(of: pair.client, asking: observer) == before + 9)
+            try pair.server.emit(path: Pair.path, interface: Pair.interface, member: Self.member, arguments: [.uint32(7)])
+            for stream in streams {
+                var it = stream.makeAsyncIterator()
+                let signal = try await it.next()
+                #expect(signal?.arguments == [.uint32(7)])
+            }
+            await observer.close()
+        }
+    }
+
     @Test func slowConsumersDropAndCountBeyondTheBuffer() async throws {
         try await withPair([]) { pair in
             let stream = try await pair.client.signals(matching: MatchRule(interface: Pair.interface), bufferLimit: 10)

@@ -111,7 +111,7 @@ func withService(
 
 /// A journal that numbers events from 1 and remembers them with the restore records it was given.
 final class RecordingJournal: EpskcEventSink {
-    private let state = Mutex<[(event: EpskcEvent, record: EpskcSessionRecord?)]>([])
+    private let state = Locked<[(event: EpskcEvent, record: EpskcSessionRecord?)]>([])
 
     func journal(_ event: EpskcEvent, restoreRecord: EpskcSessionRecord?) async throws -> UInt64? {
         state.withLock {
@@ -129,7 +129,7 @@ final class RecordingJournal: EpskcEventSink {
 /// Collects the elements of a stream in the background.
 final class Recorder<Element: Sendable>: Sendable {
     private final class Box: Sendable {
-        let items = Mutex<[Element]>([])
+        let items = Locked<[Element]>([])
     }
 
     private let box = Box()

@@ -4,6 +4,7 @@ import MeshCoP
 import Synchronization
 import TBRTestKit
 import Testing
+import TBRFoundation
 
 extension LANTests {
     /// The MDNS module in this process against a real avahi-daemon: publish, browse and resolve, a TXT
@@ -14,7 +15,7 @@ extension LANTests {
     @Suite struct MDNSClientTests {
         /// The events a browse delivered, in order.
         final class EventLog: Sendable {
-            private let events = Mutex<[ServiceEvent]>([])
+            private let events = Locked<[ServiceEvent]>([])
             func append(_ event: ServiceEvent) { events.withLock { $0.append(event) } }
             func withLock<R>(_ body: ([ServiceEvent]) -> R) -> R { events.withLock { body($0) } }
         }

@@ -18,16 +18,24 @@ import Testing
         }
     }
 
+    /// The workplace's copy of the shared files, for a checkout that is not beside them.
+    static let workplaceXML = "/work/shared/otbr/introspect.xml"
+
     /// Where ot-br-posix's `introspect.xml` is looked for: `$OTBR_INTROSPECT_XML` when set, else
     /// `../shared/otbr/introspect.xml` relative to the project root (`testFile` is
-    /// `Tests/OpenThreadBRTests/ConformanceTests.swift` in the project).
+    /// `Tests/OpenThreadBRTests/ConformanceTests.swift` in the project), else the workplace's
+    /// `/work/shared/otbr/introspect.xml` when only that exists. When none exists the path beside the
+    /// project is returned, so the failure names it.
     static func shippedXMLPath(
-        environment: [String: String] = ProcessInfo.processInfo.environment, testFile: String = #filePath
+        environment: [String: String] = ProcessInfo.processInfo.environment, testFile: String = #filePath,
+        exists: (String) -> Bool = { FileManager.default.fileExists(atPath: $0) }
     ) -> String {
         if let path = environment["OTBR_INTROSPECT_XML"], !path.isEmpty { return path }
         let projectRoot = URL(fileURLWithPath: testFile).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent()
-        return projectRoot.appendingPathComponent("../shared/otbr/introspect.xml").standardized.path
+        let beside = projectRoot.appendingPathComponent("../shared/otbr/introspect.xml").standardized.path
+        if !exists(beside), exists(workplaceXML) { return workplaceXML }
+        return beside
     }
 
     /// The text of the shipped XML at `path`.
@@ -126,8 +134,11 @@ import Testing
     }
 
     @Test func theShippedXMLIsLookedForBesideTheProject() {
-        let path = Self.shippedXMLPath(environment: [:], testFile: "/src/tbrd/Tests/OpenThreadBRTests/ConformanceTests.swift")
-        #expect(path == "/src/shared/otbr/introspect.xml")
+        let file = "/src/tbrd/Tests/OpenThreadBRTests/ConformanceTests.swift"
+        #expect(Self.shippedXMLPath(environment: [:], testFile: file, exists: { _ in true }) == "/src/shared/otbr/introspect.xml")
+        #expect(Self.shippedXMLPath(environment: [:], testFile: file, exists: { $0 == Self.workplaceXML }) == Self.workplaceXML)
+        // Neither: the path beside the project, which the failure then names.
+        #expect(Self.shippedXMLPath(environment: [:], testFile: file, exists: { _ in false }) == "/src/shared/otbr/introspect.xml")
         #expect(Self.shippedXMLPath(environment: ["OTBR_INTROSPECT_XML": "/elsewhere/introspect.xml"]) == "/elsewhere/introspect.xml")
     }
 

@@ -4,6 +4,7 @@ import Synchronization
 import OpenThreadBR
 import TBRTestKit
 import Testing
+import TBRFoundation
 
 /// A private bus with the built `otbr-sim` (and, for tbrd-mode tests, the built `tbrd`) on it, and the
 /// built `tbrctl` pointed at that bus: what a user or a script runs, end to end.
@@ -134,8 +135,8 @@ func withRig(
 final class TbrdProcess: Sendable {
     private let bus: PrivateBus
     private let state: URL
-    private let process = Mutex<TestProcess?>(nil)
-    private let logs = Mutex<String>("")
+    private let process = Locked<TestProcess?>(nil)
+    private let logs = Locked<String>("")
 
     init(bus: PrivateBus) throws {
         self.bus = bus
@@ -196,5 +197,5 @@ func isISOTime(_ value: Any?) -> Bool {
 
 /// The keys a rig's test used (shared by copies of the rig).
 final class KeyList: Sendable {
-    let keys = Mutex<[String]>([])
+    let keys = Locked<[String]>([])
 }

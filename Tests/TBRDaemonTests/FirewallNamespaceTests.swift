@@ -1,4 +1,5 @@
 import DBus
+import TBRFoundation
 import Foundation
 import TBRDBusAPI
 import TBRTestKit
@@ -23,7 +24,7 @@ import Glibc
 /// the test process's id, so parallel runs do not collide; ``remove()`` deletes them however the test ends.
 final class TestNetwork: Sendable {
     let router: String, mesh: String, lan: String, internet: String
-    private static let counter = Mutex(0)
+    private static let counter = Locked(0)
 
     init() {
         let n = Self.counter.withLock { c -> Int in

@@ -9,7 +9,7 @@ final class ManualSignalSource: SignalSource {
     let stream: AsyncStream<UnixSignal>
     let continuation: AsyncStream<UnixSignal>.Continuation
     /// What the group asked to trap.
-    let trapped = Mutex<[UnixSignal]>([])
+    let trapped = Locked<[UnixSignal]>([])
 
     init() {
         (stream, continuation) = AsyncStream.makeStream(of: UnixSignal.self)
@@ -27,7 +27,7 @@ final class ManualSignalSource: SignalSource {
 
 /// A thread-safe log of what services did, in order.
 final class Recorder: Sendable {
-    private let entries = Mutex<[String]>([])
+    private let entries = Locked<[String]>([])
 
     func record(_ entry: String) {
         entries.withLock { $0.append(entry) }

@@ -85,7 +85,7 @@ struct ServiceGroupTests {
     func reload() async throws {
         let recorder = Recorder()
         let signals = ManualSignalSource()
-        let reloads = Mutex(0)
+        let reloads = Locked(0)
         let group = group(
             [ServiceConfiguration(SleepingService(name: "a", recorder: recorder))], signals: signals,
             onReload: { signal in

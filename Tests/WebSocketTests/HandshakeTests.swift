@@ -16,9 +16,9 @@ import WebSocket
         "Sec-WebSocket-Accept: s3pPLMBiTxaQ9kYGzzhZRbK+xOo=",
     ]
 
-    @Test func theRFCsKeyAndAccept() {
+    @Test func theRFCsKeyAndAccept() throws {
         #expect(Self.handshake.key == "dGhlIHNhbXBsZSBub25jZQ==")
-        #expect(Self.handshake.expectedAccept == "s3pPLMBiTxaQ9kYGzzhZRbK+xOo=")
+        #expect(try Self.handshake.expectedAccept() == "s3pPLMBiTxaQ9kYGzzhZRbK+xOo=")
         let request = String(decoding: Self.handshake.request, as: UTF8.self)
         #expect(request.hasPrefix("GET /chat HTTP/1.1\r\nHost: server.example.com\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"))
         #expect(request.contains("\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n"))

@@ -65,7 +65,7 @@ import WebSocket
             read_frame()
         elif scenario == "slow":
             c.sendall(hello + frame(1, b"first"))
-            time.sleep(0.5)
+            read_frame()
             c.sendall(frame(1, b"second"))
             read_frame()
         elif scenario == "drop":
@@ -157,12 +157,14 @@ import WebSocket
         let (server, port) = try await Self.start("slow")
         let client = try await Self.bounded { try await WebSocketClient.connect(to: WebSocketURL("ws://127.0.0.1:\(port)/ws")) }
         #expect(try await Self.bounded { try await client.receive() } == .text("first"))
+        // The server sends "second" only after the client's "go": this receive must time out.
         let early = try await TimeLimit.run(.milliseconds(100), clock: SystemClock()) { try await client.receive() }
         guard case .timedOut = early else { Issue.record("the server sent early: \(early)"); return }
+        try await client.send(text: "go")
         #expect(try await Self.bounded { try await client.receive() } == .text("second"))
         await client.close()
         await #expect(throws: WebSocketError.closedLocally) { try await client.receive() }
         _ = try await server.waitForExit(timeout: .seconds(10))
-        #expect(Self.frames(server).map(\.1) == ["03e8"], "a close with status 1000 on the way out")
+        #expect(Self.frames(server).map(\.1) == ["676f", "03e8"], "the go, then a close with status 1000 on the way out")
     }
 }

@@ -27,7 +27,7 @@ extension Structure {
 
         func run(in context: CommandContext) async throws -> ExitCode {
             let (id, view) = try await RouterSession.withTbrd(context, for: "'structure add'") { tbrd in
-                let ref = try await tbrd.resolve(router)
+                let ref = try await tbrd.lookUp(router)
                 try await tbrd.addBorderRouter(ref, to: structure)
                 return (ref.id, try await tbrd.structure(named: structure))
             }

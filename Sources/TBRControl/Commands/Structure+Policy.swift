@@ -105,7 +105,7 @@ extension Structure {
         static func waitUntilSettled(_ tbrd: TbrdBackend, structure: String, at path: ObjectPath, within limit: Duration)
             async throws -> (PolicyView, Bool)
         {
-            let last = Mutex<PolicyView?>(nil)
+            let last = Locked<PolicyView?>(nil)
             let outcome = try await Deadline.run(after: limit) {
                 while true {
                     let view = try await tbrd.policy(of: structure, at: path)

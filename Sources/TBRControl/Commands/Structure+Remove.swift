@@ -24,7 +24,7 @@ extension Structure {
 
         func run(in context: CommandContext) async throws -> ExitCode {
             let (id, view) = try await RouterSession.withTbrd(context, for: "'structure remove'") { tbrd in
-                let ref = try await tbrd.resolve(router)
+                let ref = try await tbrd.lookUp(router)
                 try await tbrd.removeBorderRouter(ref, from: structure)
                 return (ref.id, try await tbrd.structure(named: structure))
             }

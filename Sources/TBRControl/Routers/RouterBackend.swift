@@ -51,6 +51,23 @@ struct RouterRef: Sendable, Hashable {
     var id: String
     /// The router's object path in tbrd (`/io/tbrd/router/wpan0`); nil in direct mode.
     var path: String?
+    /// Whether tbrd confirmed `id` and `path`; false for a name from the command line taken as an id
+    /// until a call shows otherwise (``TbrdBackend/onRouter(_:_:)``).
+    var isVerified = true
+}
+
+/// tbrd is not on the bus: its first call on a connection got `ServiceUnknown`, so nothing was done
+/// through it and the command may go to otbr-agent directly (``RouterSession``).
+struct TbrdNotRunning: Error {}
+
+/// Whether tbrd has answered on one connection: once it has, a later `ServiceUnknown` means it left
+/// mid-command (an error), not that it was never there.
+final class TbrdPresence: Sendable {
+    private let confirmed = Locked(false)
+    /// tbrd answered a call.
+    func confirm() { confirmed.withLock { $0 = true } }
+    /// Whether it has.
+    var isConfirmed: Bool { confirmed.withLock { $0 } }
 }
 
 /// Choosing a router among those known, the same way in both modes.

@@ -83,13 +83,13 @@ extension TbrdBackend {
     func structurePath(_ name: String) async throws -> ObjectPath {
         let reply: [DBusValue]
         do {
-            reply = try await manager.call(Manager.findStructure.name, [.string(name)])
+            reply = try await send(manager, Manager.findStructure.name, [.string(name)])
         } catch let error as DBusError where error.name == TBRDBusAPI.Error.notFound {
             let known = try await structureEntries().map(\.name)
             let list = known.isEmpty ? "there is none; create one with 'tbrctl structure create NAME'" : "known: \(known.joined(separator: ", "))"
             throw ControlError.failure("no structure named \(Quoted(name)) (\(list))")
         } catch {
-            throw ErrorMapping.controlError(error, doing: "finding structure \(Quoted(name))")
+            throw Self.mapped(error, doing: "finding structure \(Quoted(name))")
         }
         guard case .objectPath(let path)? = reply.first else {
             throw ControlError.failure("FindStructure did not return an object path")
@@ -101,12 +101,12 @@ extension TbrdBackend {
     private func view(of path: ObjectPath, name: String, routers: [(ObjectPath, String)]) async throws -> StructureView {
         let object = RemoteObject(connection: connection, destination: TBRDBusAPI.busName, path: path, interface: TBRDBusAPI.Structure.interface)
         let p: [String: DBusValue]
-        do { p = try await object.allProperties() } catch let error as DBusError
+        do { p = try await sendGetAll(object) } catch let error as DBusError
             where error.name == .unknownObject || error.name == TBRDBusAPI.Error.notFound
         {
             throw StructureReadError.vanished
         } catch {
-            throw ErrorMapping.controlError(error, doing: "reading structure \(Quoted(name))")
+            throw Self.mapped(error, doing: "reading structure \(Quoted(name))")
         }
         func string(_ key: StructureProperty) -> String { (try? p[key.rawValue]?.decode(as: String.self)) ?? "" }
         let paths = (try? p[StructureProperty.borderRouters.rawValue]?.decode(as: [ObjectPath].self)) ?? []

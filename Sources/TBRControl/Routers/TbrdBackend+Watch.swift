@@ -16,6 +16,9 @@ extension TbrdBackend {
     func watchEpskc(
         router: RouterRef?, since: UInt64?, notes: CommandContext, onEvent: (EpskcWatchEvent) throws -> Bool
     ) async throws {
+        // Events carry tbrd's router id: a name from the command line is looked up first.
+        var router = router
+        if let named = router, !named.isVerified { router = try await lookUp(named.id) }
         let rule = MatchRule(
             sender: TBRDBusAPI.busName, pathNamespace: TBRDBusAPI.routerNamespace, interface: API.interface)
         let signals: SignalStream

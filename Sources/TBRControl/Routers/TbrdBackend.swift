@@ -10,6 +10,8 @@ struct TbrdBackend: RouterBackend {
 
     /// The connection to tbrd's bus.
     let connection: Connection
+    /// Whether tbrd has answered on this connection yet (see ``send(_:_:_:timeout:)``).
+    let presence = TbrdPresence()
 
     /// How long calls that wait for the network wait (`JoinNetwork`, `LeaveNetwork`).
     static let networkTimeout: Duration = .seconds(180)
@@ -34,8 +36,63 @@ struct TbrdBackend: RouterBackend {
         _ object: RemoteObject, _ member: MemberName, _ arguments: [DBusValue] = [], doing: String,
         timeout: Duration = Connection.defaultTimeout
     ) async throws -> [DBusValue] {
-        do { return try await object.call(member, arguments, timeout: timeout) } catch {
-            throw ErrorMapping.controlError(error, doing: doing)
+        do { return try await send(object, member, arguments, timeout: timeout) } catch {
+            throw Self.mapped(error, doing: doing)
+        }
+    }
+
+    /// Calls `member` of `object` without asking first whether tbrd runs: the bus's `ServiceUnknown` to
+    /// the first call on this connection means it does not (``TbrdNotRunning``, so the command can go to
+    /// otbr-agent directly), which saves a `GetNameOwner` round trip on every command.
+    /// - Throws: ``TbrdNotRunning``, or the call's own error unmapped.
+    func send(
+        _ object: RemoteObject, _ member: MemberName, _ arguments: [DBusValue] = [],
+        timeout: Duration = Connection.defaultTimeout
+    ) async throws -> [DBusValue] {
+        do {
+            let reply = try await object.call(member, arguments, timeout: timeout)
+            presence.confirm()
+            return reply
+        } catch let error as DBusError where error.name == .serviceUnknown || error.name == .nameHasNoOwner {
+            if !presence.isConfirmed { throw TbrdNotRunning() }
+            throw error
+        }
+    }
+
+    /// Reads every property of `object`, as ``send(_:_:_:timeout:)`` calls.
+    func sendGetAll(_ object: RemoteObject) async throws -> [String: DBusValue] {
+        let reply = try await send(
+            RemoteObject(connection: connection, destination: object.destination, path: object.path, interface: .properties),
+            "GetAll", [.string(object.interface.rawValue)])
+        guard let first = reply.first else { return [:] }
+        return try [String: DBusValue](dbusValue: first)
+    }
+
+    /// Calls `member` on the object of `router` (see ``onRouter(_:_:)``), mapping failures through
+    /// ``ErrorMapping``.
+    func callRouter(
+        _ router: RouterRef, _ member: MemberName, _ arguments: [DBusValue] = [], doing: String,
+        timeout: Duration = Connection.defaultTimeout
+    ) async throws -> [DBusValue] {
+        do { return try await onRouter(router) { try await send($0, member, arguments, timeout: timeout) } } catch {
+            throw Self.mapped(error, doing: doing)
+        }
+    }
+
+    /// `error` as tbrctl reports it; ``TbrdNotRunning`` passes through.
+    static func mapped(_ error: any Error, doing: String) -> any Error {
+        error is TbrdNotRunning ? error : ErrorMapping.controlError(error, doing: doing)
+    }
+
+    /// Runs `body` on the object of `router`. A router named on the command line is first tried at the
+    /// path its name gives (tbrd names router objects after their ids), with no lookup; only when no
+    /// such object exists is it looked up with `FindBorderRouter` (an interface name or a Border Agent
+    /// ID) and `body` run again there. `body`'s errors come back unmapped.
+    func onRouter<T: Sendable>(_ router: RouterRef, _ body: (RemoteObject) async throws -> T) async throws -> T {
+        do {
+            return try await body(try object(router))
+        } catch let error as DBusError where !router.isVerified && (error.name == .unknownObject || error.name == .unknownMethod) {
+            return try await body(try object(try await lookUp(router.id)))
         }
     }
 
@@ -75,19 +132,25 @@ struct TbrdBackend: RouterBackend {
                 nobody: "tbrd knows no border router yet: is otbr-agent running on its bus?")
             return RouterRef(id: id, path: entries.first { $0.listing.id == id }?.path.rawValue)
         }
+        // Taken as an id until the first call shows otherwise (``onRouter(_:_:)``): no round trip here.
+        return RouterRef(id: text, path: TBRDBusAPI.routerPath(text).rawValue, isVerified: false)
+    }
+
+    /// The router `text` names, looked up in tbrd: `FindBorderRouter`, and its `Id` when the path is not
+    /// the one `text` itself gives.
+    /// - Throws: ``ControlError`` 1 naming the known routers when nothing matches.
+    func lookUp(_ text: String) async throws -> RouterRef {
         let reply: [DBusValue]
         do {
-            reply = try await manager.call(TBRDBusAPI.Manager.findBorderRouter.name, [.string(text)])
+            reply = try await send(manager, TBRDBusAPI.Manager.findBorderRouter.name, [.string(text)])
         } catch let error as DBusError where error.name == TBRDBusAPI.Error.notFound {
             throw RouterChoice.unknown(text, known: try await routerEntries().map(\.listing.id))
         } catch {
-            throw ErrorMapping.controlError(error, doing: "finding border router \(Quoted(text))")
+            throw Self.mapped(error, doing: "finding border router \(Quoted(text))")
         }
         guard case .objectPath(let path)? = reply.first else {
             throw ControlError.failure("FindBorderRouter did not return an object path")
         }
-        // tbrd names router objects after their ids: when the path is the one `text` itself would give,
-        // `text` is the id, and reading the `Id` property can be skipped.
         if path == TBRDBusAPI.routerPath(text) { return RouterRef(id: text, path: path.rawValue) }
         let found = RouterRef(id: text, path: path.rawValue)
         let id: String
@@ -99,8 +162,8 @@ struct TbrdBackend: RouterBackend {
 
     func info(of router: RouterRef) async throws -> RouterInfo {
         let p: [String: DBusValue]
-        do { p = try await object(router).allProperties() } catch {
-            throw ErrorMapping.controlError(error, doing: "reading the properties of border router \(router.id)")
+        do { p = try await onRouter(router) { try await sendGetAll($0) } } catch {
+            throw Self.mapped(error, doing: "reading the properties of border router \(router.id)")
         }
         func string(_ key: Property) -> String { (try? p[key.rawValue]?.decode(as: String.self)) ?? "" }
         func number(_ key: Property) -> UInt16? { try? p[key.rawValue]?.decode(as: UInt16.self) }
@@ -125,8 +188,8 @@ struct TbrdBackend: RouterBackend {
     // MARK: commands
 
     func activateEpskc(on router: RouterRef, seconds: Int?) async throws -> EpskcActivation {
-        let reply = try await call(
-            try object(router), API.activateEpskcMode.name, [.uint16(UInt16(clamping: seconds ?? 0))],
+        let reply = try await callRouter(
+            router, API.activateEpskcMode.name, [.uint16(UInt16(clamping: seconds ?? 0))],
             doing: "ActivateEpskcMode on \(router.id)")
         let r: ActivateEpskcReply
         do { r = try ActivateEpskcReply(arguments: reply) } catch {
@@ -138,16 +201,16 @@ struct TbrdBackend: RouterBackend {
     }
 
     func deactivateEpskc(on router: RouterRef, retainSession: Bool) async throws {
-        _ = try await call(
-            try object(router), API.deactivateEpskcMode.name, [.bool(retainSession)], doing: "DeactivateEpskcMode on \(router.id)")
+        _ = try await callRouter(
+            router, API.deactivateEpskcMode.name, [.bool(retainSession)], doing: "DeactivateEpskcMode on \(router.id)")
     }
 
     func joinNetwork(on router: RouterRef, tlvs: [UInt8], thisRouterOnly: Bool) async throws -> JoinResult {
         let options = DBusValue.dictionary(
             key: .string, value: .variant,
             thisRouterOnly ? [.init(key: .string(API.thisRouterOnlyOption), value: .variant(.bool(true)))] : [])
-        let reply = try await call(
-            try object(router), API.joinNetwork.name, [.bytes(tlvs), options], doing: "JoinNetwork on \(router.id)",
+        let reply = try await callRouter(
+            router, API.joinNetwork.name, [.bytes(tlvs), options], doing: "JoinNetwork on \(router.id)",
             timeout: Self.networkTimeout)
         let r: JoinNetworkReply
         do { r = try JoinNetworkReply(arguments: reply) } catch {
@@ -159,20 +222,19 @@ struct TbrdBackend: RouterBackend {
     }
 
     func leaveNetwork(on router: RouterRef) async throws {
-        _ = try await call(
-            try object(router), API.leaveNetwork.name, doing: "LeaveNetwork on \(router.id)", timeout: Self.networkTimeout)
+        _ = try await callRouter(
+            router, API.leaveNetwork.name, doing: "LeaveNetwork on \(router.id)", timeout: Self.networkTimeout)
     }
 
     func dataset(of router: RouterRef, pending: Bool) async throws -> [UInt8]? {
         let member = (pending ? API.getPendingDataset : API.getActiveDataset).name
-        let target = try object(router)
         let reply: [DBusValue]
         do {
-            reply = try await target.call(member)
+            reply = try await onRouter(router) { try await send($0, member) }
         } catch let error as DBusError where error.name == TBRDBusAPI.Error.notFound {
             return nil
         } catch {
-            throw ErrorMapping.controlError(error, doing: "\(member) on \(router.id)")
+            throw Self.mapped(error, doing: "\(member) on \(router.id)")
         }
         guard case .bytes(let tlvs)? = reply.first else {
             throw ControlError.failure("\(member) on \(router.id) failed: tbrd's reply is not ay")
