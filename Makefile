@@ -2,6 +2,7 @@
 #   make deps    install the Debian packages the build and the tests need (idempotent)
 #   make build   build every target (debug)
 #   make test    deps + build + the whole test suite (fails, never skips, when a real component is missing)
+#   make matter-server  python-matter-server from PyPI in .build/matter-server-venv (make test does it)
 #   make demo    the main job end to end on simulated border routers
 #   make bench   benchmarks (never part of make test)
 #   make fuzz    run each fuzz target for FUZZ_SECONDS
@@ -21,7 +22,7 @@ DEB_PACKAGES = pkg-config libdbus-1-dev libavahi-client-dev libssl-dev libsqlite
                dbus-daemon dbus-bin systemd avahi-daemon avahi-utils nftables iproute2 iputils-ping \
                python3 python3-venv python3-dbus python3-gi util-linux procps sqlite3
 
-.PHONY: all deps build test tsan fuzz-smoke fuzz bench demo install clean
+.PHONY: all deps build test tsan fuzz-smoke fuzz bench demo install clean matter-server
 
 all: build
 
@@ -43,7 +44,11 @@ deps:
 build: deps
 	$(SWIFT) build $(SWIFT_FLAGS)
 
-test: build
+# python-matter-server (PyPI) for the tests that run the real commissioner; cached in .build.
+matter-server: deps
+	scripts/matter-server-venv.sh
+
+test: build matter-server
 	$(SWIFT) build --build-tests $(SWIFT_FLAGS)
 	$(SWIFT) test --skip-build $(SWIFT_FLAGS)
 	@echo "make demo (checked as part of make test; its output: .build/demo.log)"
@@ -102,7 +107,8 @@ clean:
 	rm -rf .build fuzz/build bench/build
 
 fuzz-smoke:
-	fuzz/run.sh dataset 20 && fuzz/run.sh txt 20 && fuzz/run.sh matter 20
+	fuzz/run.sh dataset 20 && fuzz/run.sh txt 20 && fuzz/run.sh matter 20 && fuzz/run.sh websocket 20
 
 fuzz:
-	fuzz/run.sh dataset $(FUZZ_SECONDS) && fuzz/run.sh txt $(FUZZ_SECONDS) && fuzz/run.sh matter $(FUZZ_SECONDS)
+	fuzz/run.sh dataset $(FUZZ_SECONDS) && fuzz/run.sh txt $(FUZZ_SECONDS) && fuzz/run.sh matter $(FUZZ_SECONDS) \
+	  && fuzz/run.sh websocket $(FUZZ_SECONDS)

@@ -42,6 +42,8 @@ let package = Package(
         .target(name: "Store", dependencies: ["CSQLite", "TBRFoundation"], swiftSettings: strict),
         .target(name: "MDNS", dependencies: ["CAvahiClient", "TBRFoundation"], swiftSettings: strict),
         .target(name: "Firewall", dependencies: ["TBRFoundation"], swiftSettings: strict),
+        // An RFC 6455 client of our own over TCP (Foundation's WebSocket needs a libcurl built with it).
+        .target(name: "WebSocket", dependencies: ["MeshCoP", "TBRFoundation"], swiftSettings: strict),
 
         // MARK: domain
         .target(name: "MeshCoP", dependencies: ["TBRFoundation", "CLibCrypto"], swiftSettings: strict),
@@ -50,10 +52,16 @@ let package = Package(
         .target(name: "DeviceModel", dependencies: ["MeshCoP", "TBRFoundation"], swiftSettings: strict),
         // Pure: parses and generates Matter onboarding payloads; MeshCoP lends it Verhoeff and Secrets.
         .target(name: "MatterOnboarding", dependencies: ["MeshCoP"], swiftSettings: strict),
+        // The commissioner backends: python-matter-server over WebSocket, and a simulated one.
+        .target(
+            name: "MatterCommissioner", dependencies: ["MatterOnboarding", "MeshCoP", "WebSocket", "TBRFoundation"],
+            swiftSettings: strict),
         .target(name: "BorderAgentDiscovery", dependencies: ["MDNS", "MeshCoP", "TBRFoundation"], swiftSettings: strict),
         .target(
             name: "BorderRouterService",
-            dependencies: ["DeviceModel", "OpenThreadBR", "DBus", "MeshCoP", "Firewall", "TBRFoundation"],
+            dependencies: [
+                "DeviceModel", "OpenThreadBR", "DBus", "MeshCoP", "Firewall", "TBRFoundation", "MatterOnboarding", "MatterCommissioner",
+            ],
             swiftSettings: strict),
 
         // MARK: apps
@@ -74,7 +82,8 @@ let package = Package(
             name: "TBRDaemon",
             dependencies: [
                 "BorderRouterService", "DeviceModel", "OpenThreadBR", "Store", "DBus", "TBRDBusAPI", "MeshCoP", "Firewall",
-                "TBRLifecycle", "TBRCommandLine", "TBRFoundation", "MDNS", "BorderAgentDiscovery",
+                "TBRLifecycle", "TBRCommandLine", "TBRFoundation", "MDNS", "BorderAgentDiscovery", "MatterCommissioner",
+                "MatterOnboarding", "WebSocket",
             ],
             swiftSettings: strict),
 
@@ -88,7 +97,7 @@ let package = Package(
             name: "dbus-bench", dependencies: ["DBus"], path: "bench/DBusBench", swiftSettings: strict),
 
         // MARK: test support and tests
-        .target(name: "TBRTestKit", dependencies: ["TBRFoundation", "DBus"], swiftSettings: strict),
+        .target(name: "TBRTestKit", dependencies: ["TBRFoundation", "DBus", "WebSocket"], swiftSettings: strict),
         .testTarget(name: "TBRFoundationTests", dependencies: ["TBRFoundation"], swiftSettings: strict),
         .testTarget(name: "DBusTests", dependencies: ["DBus", "TBRTestKit"], swiftSettings: strict),
         .testTarget(name: "MeshCoPTests", dependencies: ["MeshCoP", "TBRTestKit"], swiftSettings: strict),
@@ -104,20 +113,29 @@ let package = Package(
                 "MDNS", "BorderAgentDiscovery", "MeshCoP", "DBus", "TBRDaemon", "BorderRouterService", "DeviceModel", "TBRTestKit",
             ], swiftSettings: strict),
         .testTarget(name: "FirewallTests", dependencies: ["Firewall", "TBRTestKit"], swiftSettings: strict),
+        .testTarget(
+            name: "MatterCommissionerTests",
+            dependencies: ["MatterCommissioner", "MatterOnboarding", "MeshCoP", "WebSocket", "TBRFoundation", "TBRTestKit"],
+            swiftSettings: strict),
+        .testTarget(name: "WebSocketTests", dependencies: ["WebSocket", "TBRFoundation", "TBRTestKit"], swiftSettings: strict),
         .testTarget(name: "TBRLifecycleTests", dependencies: ["TBRLifecycle", "TBRTestKit"], swiftSettings: strict),
         .testTarget(
             name: "DeviceModelTests",
             dependencies: [
                 "DeviceModel", "BorderRouterService", "OTBRSimulator", "OpenThreadBR", "DBus", "MeshCoP", "Firewall", "TBRTestKit",
+                "MatterOnboarding", "MatterCommissioner",
             ],
             swiftSettings: strict),
         .testTarget(
             name: "TBRDaemonTests",
-            dependencies: ["TBRDaemon", "TBRDBusAPI", "DBus", "MeshCoP", "OpenThreadBR", "TBRFoundation", "TBRTestKit"],
+            dependencies: [
+                "TBRDaemon", "TBRDBusAPI", "DBus", "MeshCoP", "OpenThreadBR", "TBRFoundation", "TBRTestKit", "MatterCommissioner",
+                "MatterOnboarding", "WebSocket",
+            ],
             swiftSettings: strict),
         .testTarget(
             name: "TBRControlTests",
-            dependencies: ["TBRControl", "TBRCommandLine", "TBRTestKit", "OTBRSimulator", "DBus", "OpenThreadBR"],
+            dependencies: ["TBRControl", "TBRCommandLine", "TBRTestKit", "OTBRSimulator", "DBus", "OpenThreadBR", "MatterOnboarding"],
             swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]

@@ -1,19 +1,20 @@
 #!/usr/bin/env bash
 # Builds and runs one libFuzzer target.
-#   fuzz/run.sh TARGET SECONDS      TARGET: dataset | txt | matter
+#   fuzz/run.sh TARGET SECONDS      TARGET: dataset | txt | matter | websocket
 # The target is compiled with `swiftc -sanitize=fuzzer,address` together with the MeshCoP,
-# MatterOnboarding and TBRFoundation sources (no SwiftPM), into fuzz/build/ (git-ignored). It runs on
+# MatterOnboarding, WebSocket and TBRFoundation sources (no SwiftPM), into fuzz/build/ (git-ignored). It runs on
 # a temporary copy of fuzz/corpus/TARGET, so the repository is not touched; a crashing input is saved
 # in fuzz/build/artifacts/TARGET/. Exits non-zero if the fuzzer finds a crash, leak or timeout.
 set -euo pipefail
 
-usage() { echo "usage: fuzz/run.sh dataset|txt|matter SECONDS" >&2; exit 64; }
+usage() { echo "usage: fuzz/run.sh dataset|txt|matter|websocket SECONDS" >&2; exit 64; }
 [ $# -eq 2 ] || usage
 target=$1 seconds=$2
 case $target in
   dataset) source=fuzz/DatasetFuzz.swift ;;
   txt) source=fuzz/TXTFuzz.swift ;;
   matter) source=fuzz/MatterFuzz.swift ;;
+  websocket) source=fuzz/WebSocketFuzz.swift ;;
   *) usage ;;
 esac
 [[ $seconds =~ ^[0-9]+$ ]] || usage
@@ -39,9 +40,10 @@ module() {
 module TBRFoundation Sources/TBRFoundation/*.swift
 module MeshCoP Sources/MeshCoP/*.swift
 module MatterOnboarding Sources/MatterOnboarding/*.swift
+module WebSocket Sources/WebSocket/*.swift
 # The fuzz target itself: relinked every run (it is one small file).
-swiftc "${flags[@]}" "$source" "$build/TBRFoundation.o" "$build/MeshCoP.o" "$build/MatterOnboarding.o" -lcrypto \
-  -o "$build/$target-fuzzer"
+swiftc "${flags[@]}" "$source" "$build/TBRFoundation.o" "$build/MeshCoP.o" "$build/MatterOnboarding.o" "$build/WebSocket.o" \
+  -lcrypto -o "$build/$target-fuzzer"
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/tbrd-fuzz-$target.XXXXXX")
 trap 'rm -rf "$work"' EXIT

@@ -39,6 +39,17 @@ extension BorderRouterService {
             logger: logger.child("policy"))
         self.policy = policy
         defer { self.policy = nil }
+        let commissioning = commissioner.map {
+            CommissioningCoordinator(
+                commissioner: $0, networks: self, nodeStore: matterNodes, events: commissioningBroadcaster,
+                sessionLifetime: configuration.commissioningSessionLifetime, timeouts: configuration.commissioningTimeouts, clock: clock,
+                logger: logger.child("matter"))
+        }
+        self.commissioning = commissioning
+        defer {
+            commissioning?.finish()
+            self.commissioning = nil
+        }
         phase = .running(continuation)
         logger.info("border router service running", [("routers", "\(routers.count)")])
         for waiter in readyWaiters { waiter.resume() }
@@ -46,6 +57,7 @@ extension BorderRouterService {
 
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { await policy.run(registry: registry, online: online) }
+            if let commissioning { group.addTask { await commissioning.run() } }
             group.addTask {
                 do {
                     for try await event in events { continuation.yield(.discovered(event)) }
@@ -118,6 +130,7 @@ extension BorderRouterService {
         for router in routers.values { router.finishStreams() }
         epskcBroadcaster.finish()
         registryBroadcaster.finish()
+        commissioningBroadcaster.finish()
         logger.info("border router service stopped")
     }
 }

@@ -1,4 +1,5 @@
 public import DBus
+public import MatterCommissioner
 public import DeviceModel
 public import Firewall
 import OpenThreadBR
@@ -34,12 +35,19 @@ public actor BorderRouterService: HomeBackend {
     nonisolated let sink: (any EpskcEventSink)?
     nonisolated let advertisedNames: (any AdvertisedNamesSource)?
     nonisolated let epskcBroadcaster = EventBroadcaster<EpskcEvent>()
+    /// The commissioner of Matter devices, if any (BorderRouterService+Commissioning.swift).
+    public nonisolated let commissioner: (any Commissioner)?
+    /// Where commissioned Matter nodes are recorded.
+    public nonisolated let matterNodes: any MatterNodeStore
+    nonisolated let commissioningBroadcaster = EventBroadcaster<CommissioningProgress>()
     nonisolated let registryBroadcaster = EventBroadcaster<RouterRegistryEvent>()
 
     var routers: [DeviceID: ManagedRouter] = [:]
     var phase = Phase.idle
     /// The internet-access policy reconciler while ``run()`` runs.
     var policy: PolicyReconciler?
+    /// The Matter commissioning sessions while ``run()`` runs with a commissioner.
+    var commissioning: CommissioningCoordinator?
     var readyWaiters: [CheckedContinuation<Void, Never>] = []
 
     enum Phase {
@@ -65,12 +73,18 @@ public actor BorderRouterService: HomeBackend {
     ///   - advertisedNames: where routers' advertised vendor and product names come from.
     ///   - firewall: the host firewall of the internet-access policy (tbrd passes ``Firewall/NFTables``); nil
     ///     (the default): only NAT64 and DHCPv6-PD are managed, on the agents.
+    ///   - commissioner: the Matter commissioner devices are handed to; nil (the default): commissioning
+    ///     calls answer `notSupported`.
+    ///   - matterNodes: where commissioned nodes are recorded (default: in memory).
     public init(
         connection: Connection, configuration: BorderRouterServiceConfiguration = BorderRouterServiceConfiguration(),
         clock: any TBRClock = SystemClock(), logger: Logger = .disabled, eventSink: (any EpskcEventSink)? = nil,
         structureStore: any StructureStore = InMemoryStructureStore(), advertisedNames: (any AdvertisedNamesSource)? = nil,
-        firewall: (any HostFirewall)? = nil
+        firewall: (any HostFirewall)? = nil, commissioner: (any Commissioner)? = nil,
+        matterNodes: any MatterNodeStore = InMemoryMatterNodeStore()
     ) {
+        self.commissioner = commissioner
+        self.matterNodes = matterNodes
         self.connection = connection
         self.configuration = configuration
         self.clock = clock

@@ -28,6 +28,10 @@ public struct BorderRouterServiceConfiguration: Sendable {
     public var policyRetryLimit: Duration
     /// How long `Nat64State` may take to agree after `SetNat64Enabled`.
     public var policyNat64Timeout: Duration
+    /// How long a Matter commissioning session stays open before it ends by itself (default 10 min).
+    public var commissioningSessionLifetime: Duration = .seconds(600)
+    /// The timeouts of the Matter commissioner's calls.
+    public var commissioningTimeouts = CommissioningTimeouts()
 
     /// The defaults: 250 ms polls, a 250 ms deadline grace, 25 s calls, 120 s network calls, 30 s leave;
     /// policy read back every 60 s, retried from 1 s doubling to 60 s, NAT64 given 10 s.

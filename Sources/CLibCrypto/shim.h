@@ -1,5 +1,5 @@
 // C shim over OpenSSL's libcrypto (Debian: libssl-dev). libcrypto is not linked: MeshCoP opens it with
-// dlopen the first time a command needs it (PSKc, random datasets and keys), so the commands that do
+// dlopen the first time a command needs it (PSKc, random datasets and keys, the WebSocket handshake's SHA-1), so the commands that do
 // not never pay for loading it. These typedefs give the Swift side each function's exact type.
 #ifndef TBRD_CLIBCRYPTO_SHIM_H
 #define TBRD_CLIBCRYPTO_SHIM_H
@@ -24,4 +24,6 @@ typedef __typeof__(&EVP_MAC_update) tbrd_EVP_MAC_update;
 typedef __typeof__(&EVP_MAC_final) tbrd_EVP_MAC_final;
 typedef __typeof__(&OSSL_PARAM_construct_utf8_string) tbrd_OSSL_PARAM_construct_utf8_string;
 typedef __typeof__(&OSSL_PARAM_construct_end) tbrd_OSSL_PARAM_construct_end;
+typedef __typeof__(&EVP_Digest) tbrd_EVP_Digest;
+typedef __typeof__(&EVP_sha1) tbrd_EVP_sha1;
 #endif

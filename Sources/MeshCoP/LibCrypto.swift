@@ -1,4 +1,4 @@
-// The only file that touches OpenSSL: the CSPRNG and AES-CMAC. Nothing from C leaves it.
+// The only file that touches OpenSSL: the CSPRNG, AES-CMAC and SHA-1. Nothing from C leaves it.
 internal import CLibCrypto
 internal import Glibc
 
@@ -8,7 +8,7 @@ internal import Glibc
 /// costs every process about a millisecond, and most `tbrctl` commands never derive a key. The library
 /// and its functions are looked up once per process (``api``); a machine without it gets a
 /// ``CryptoError`` naming the library instead of a binary that does not start.
-enum LibCrypto {
+package enum LibCrypto {
     /// The functions MeshCoP calls, resolved from the loaded library.
     struct API: @unchecked Sendable {
         // @unchecked: C function pointers from a library that is never unloaded; immutable.
@@ -26,6 +26,8 @@ enum LibCrypto {
         let macFinal: tbrd_EVP_MAC_final
         let parameterUTF8: tbrd_OSSL_PARAM_construct_utf8_string
         let parameterEnd: tbrd_OSSL_PARAM_construct_end
+        let digest: tbrd_EVP_Digest
+        let sha1: tbrd_EVP_sha1
     }
 
     /// The sonames tried, newest first (Debian 12 ships OpenSSL 3: `libcrypto.so.3`).
@@ -71,7 +73,9 @@ enum LibCrypto {
                     macUpdate: try symbol("EVP_MAC_update", as: tbrd_EVP_MAC_update.self),
                     macFinal: try symbol("EVP_MAC_final", as: tbrd_EVP_MAC_final.self),
                     parameterUTF8: try symbol("OSSL_PARAM_construct_utf8_string", as: tbrd_OSSL_PARAM_construct_utf8_string.self),
-                    parameterEnd: try symbol("OSSL_PARAM_construct_end", as: tbrd_OSSL_PARAM_construct_end.self)))
+                    parameterEnd: try symbol("OSSL_PARAM_construct_end", as: tbrd_OSSL_PARAM_construct_end.self),
+                    digest: try symbol("EVP_Digest", as: tbrd_EVP_Digest.self),
+                    sha1: try symbol("EVP_sha1", as: tbrd_EVP_sha1.self)))
         } catch {
             return .failure(error)
         }
@@ -86,6 +90,22 @@ enum LibCrypto {
         let rc = out.withUnsafeMutableBufferPointer { c.randBytes($0.baseAddress, Int32(clamping: $0.count)) }
         guard rc == 1 else { throw error("RAND_bytes", c) }
         return out
+    }
+
+    /// SHA-1 of `bytes` (`EVP_Digest` with `EVP_sha1`), for protocols that still name it (the WebSocket
+    /// opening handshake); never for secrets.
+    /// - Throws: ``CryptoError`` when libcrypto cannot be loaded or the digest fails.
+    package static func sha1(_ bytes: [UInt8]) throws(CryptoError) -> [UInt8] {
+        let c = try loaded()
+        var digest = [UInt8](repeating: 0, count: 20)
+        var length: UInt32 = 0
+        let ok = bytes.withUnsafeBytes { input in
+            digest.withUnsafeMutableBufferPointer { out in
+                c.digest(input.baseAddress, input.count, out.baseAddress, &length, c.sha1(), nil)
+            }
+        }
+        guard ok == 1, length == 20 else { throw error("EVP_Digest", c) }
+        return digest
     }
 
     /// The error for `function`, with the reason OpenSSL queued (the queue is emptied).

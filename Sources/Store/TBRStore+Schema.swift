@@ -25,6 +25,13 @@ extension TBRStore {
     /// also reports what a router cannot provide (`unsupported`), and every state may carry a detail
     /// (`failed` and `unsupported` must); version 2's `error` becomes `detail`. SQLite cannot change a
     /// `CHECK` in place, so the table is copied into a new one and renamed.
+    ///
+    /// Version 4: `matter_nodes(node_id INTEGER PRIMARY KEY, structure_id → structures ON DELETE CASCADE,
+    /// vendor_id, product_id, commissioned_at, session_id, payload_id, ext_pan_id NULL, backend)`: the Matter
+    /// nodes commissioned into each structure. `node_id` holds the 64-bit node ID's bit pattern (node IDs
+    /// above 2⁶³ are negative in SQLite); a node ID names one node of the fabric, so recording it again
+    /// (into another structure, or after the commissioner's fabric was reset) replaces the old row. No
+    /// column holds a passcode or an onboarding payload.
     public static let migrations: [Migration] = [
         Migration(version: 1, "structures, routers, memberships, applied policies and the ePSKc journal", sql: """
             CREATE TABLE structures (
@@ -94,6 +101,20 @@ extension TBRStore {
                 FROM applied_policies;
             DROP TABLE applied_policies;
             ALTER TABLE applied_policies_v3 RENAME TO applied_policies;
+            """),
+        Migration(version: 4, "the Matter nodes commissioned into each structure", sql: """
+            CREATE TABLE matter_nodes (
+                node_id         INTEGER PRIMARY KEY,
+                structure_id    INTEGER NOT NULL REFERENCES structures(id) ON DELETE CASCADE,
+                vendor_id       INTEGER NOT NULL CHECK (vendor_id BETWEEN 0 AND 65535),
+                product_id      INTEGER NOT NULL CHECK (product_id BETWEEN 0 AND 65535),
+                commissioned_at REAL NOT NULL,
+                session_id      TEXT NOT NULL CHECK (length(session_id) > 0),
+                payload_id      TEXT NOT NULL,
+                ext_pan_id      TEXT,
+                backend         TEXT NOT NULL
+            ) STRICT;
+            CREATE INDEX matter_nodes_by_structure ON matter_nodes(structure_id, node_id);
             """),
     ]
 }

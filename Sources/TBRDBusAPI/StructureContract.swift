@@ -13,20 +13,23 @@ extension TBRDBusAPI {
             case defaultThreadNetworkId = "DefaultThreadNetworkId"
             case borderRouters = "BorderRouters"
             case policyStatus = "PolicyStatus"
+            case matterNodes = "MatterNodes"
 
             public var type: SignatureType {
                 switch self {
                 case .name, .internetAccessOption, .defaultThreadNetworkId: .string
                 case .borderRouters: .array(.objectPath)
                 case .policyStatus: [PolicyStatusRow].dbusType
+                case .matterNodes: [MatterNodeRow].dbusType
                 }
             }
 
-            /// A structure is never renamed; its settings, membership and policy status are signalled.
+            /// A structure is never renamed; its settings, membership, policy status and Matter nodes are
+            /// signalled.
             public var emitsChanged: DBus.Property.ChangeSignal {
                 switch self {
                 case .name: .const
-                case .internetAccessOption, .defaultThreadNetworkId, .borderRouters, .policyStatus: .true
+                case .internetAccessOption, .defaultThreadNetworkId, .borderRouters, .policyStatus, .matterNodes: .true
                 }
             }
 

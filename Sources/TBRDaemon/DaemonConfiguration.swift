@@ -1,5 +1,7 @@
 public import DBus
+public import MatterCommissioner
 public import TBRFoundation
+public import WebSocket
 
 /// Everything tbrd can be told, from `config/tbrd.conf` and the command line (which wins).
 public struct DaemonConfiguration: Sendable, Equatable {
@@ -32,6 +34,31 @@ public struct DaemonConfiguration: Sendable, Equatable {
     /// The `nft` tool: a name looked up on `PATH` (then `/usr/sbin`, `/sbin`) or a path.
     public var nftPath: String = "nft"
 
+    /// The Matter commissioner tbrd hands devices to.
+    public var matterBackend: MatterBackend = .none
+    /// python-matter-server's WebSocket API, for `matter-backend = matter-server`.
+    public var matterServerURL = try! WebSocketURL("ws://127.0.0.1:5580/ws")
+    /// How long, in seconds, a commissioning session stays open before it ends by itself.
+    public var matterSessionTimeout: Int = 600
+    /// How long, in seconds, commissioning one device may take.
+    public var matterCommissionTimeout: Int = 300
+    /// How long, in seconds, any other call to the commissioner may take.
+    public var matterCallTimeout: Int = 30
+    /// The devices of the simulated commissioner (none: every payload is a device that is there).
+    public var matterSimulatedDevices: [SimulatedDevice] = []
+    /// How long, in milliseconds, each stage of the simulated commissioner takes.
+    public var matterSimulatedStepMs: Int = 100
+
+    /// Which Matter commissioner tbrd uses.
+    public enum MatterBackend: String, Sendable, Equatable {
+        /// None: the commissioning methods answer `io.tbrd.Error.NotSupported`.
+        case none
+        /// A simulated commissioner (demo and tests).
+        case simulated
+        /// python-matter-server over its WebSocket API.
+        case matterServer = "matter-server"
+    }
+
     /// Whether tbrd manages a host firewall.
     public enum FirewallMode: String, Sendable, Equatable {
         /// `table inet tbrd` through `nft`.
@@ -57,6 +84,13 @@ public struct DaemonConfiguration: Sendable, Equatable {
         "policy-check-interval": "seconds between read-backs of the internet-access policy",
         "firewall": "nftables or off: the host firewall of the internet-access policy",
         "nft-path": "the nft tool, a name on PATH or a path",
+        "matter-backend": "none, simulated or matter-server: the Matter commissioner",
+        "matter-server-url": "python-matter-server's WebSocket API, ws://HOST:PORT/ws",
+        "matter-session-timeout": "seconds a Matter commissioning session stays open",
+        "matter-commission-timeout": "seconds commissioning one Matter device may take",
+        "matter-call-timeout": "seconds any other call to the Matter commissioner may take",
+        "matter-simulated-device": "a device of the simulated commissioner (repeatable)",
+        "matter-simulated-step-ms": "milliseconds each stage of the simulated commissioner takes",
     ]
 
     /// Applies one `key = value` setting.
@@ -102,6 +136,23 @@ public struct DaemonConfiguration: Sendable, Equatable {
                 throw ConfigurationError("'nft-path' must be a program name or a path")
             }
             nftPath = value
+        case "matter-backend":
+            guard let backend = MatterBackend(rawValue: value) else {
+                throw ConfigurationError("'matter-backend' must be none, simulated or matter-server, not '\(value)'")
+            }
+            matterBackend = backend
+        case "matter-server-url":
+            do { matterServerURL = try WebSocketURL(value) } catch { throw ConfigurationError("'matter-server-url': \(error.description)") }
+        case "matter-session-timeout": matterSessionTimeout = try integer(10...86_400)
+        case "matter-commission-timeout": matterCommissionTimeout = try integer(1...3600)
+        case "matter-call-timeout": matterCallTimeout = try integer(1...600)
+        case "matter-simulated-device":
+            // An empty value adds nothing (the shipped file shows the key that way).
+            guard !value.isEmpty else { break }
+            do { matterSimulatedDevices.append(try SimulatedDevice(parsing: value)) } catch {
+                throw ConfigurationError("'matter-simulated-device': \(error.message)")
+            }
+        case "matter-simulated-step-ms": matterSimulatedStepMs = try integer(0...600_000)
         default:
             throw ConfigurationError("unknown setting '\(key)' (known: \(Self.keys.keys.sorted().joined(separator: ", ")))")
         }

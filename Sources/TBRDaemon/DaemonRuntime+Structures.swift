@@ -137,6 +137,7 @@ extension DaemonRuntime {
         case .defaultThreadNetworkId: .string(try await structures.settings(of: id).defaultThreadNetworkId?.description ?? "")
         case .borderRouters: try await routerPaths(id)
         case .policyStatus: try await policyStatus(id).dbusValue
+        case .matterNodes: try await matterNodeRows(id).dbusValue
         }
     }
 
@@ -161,7 +162,7 @@ extension DaemonRuntime {
                 xpan = parsed
             }
             try await update(id) { $0.defaultThreadNetworkId = xpan }
-        case .name, .borderRouters, .policyStatus:
+        case .name, .borderRouters, .policyStatus, .matterNodes:
             throw DBusError(.propertyReadOnly, "\(p.rawValue) is read-only")
         }
     }
@@ -169,10 +170,12 @@ extension DaemonRuntime {
     nonisolated func structureInterface(_ id: StructureID) -> Interface {
         Interface(
             TBRDBusAPI.Structure.interface,
+            methods: matterMethods(id),
             properties: StructureProperty.allCases.map { p in
                 let get: @Sendable () async throws -> DBusValue = { [self] in try await self.value(of: p, structure: id) }
                 guard p.isWritable else { return property(p, get: get) }
                 return property(p, get: get, set: { [self] value in try await self.setValue(value, of: p, structure: id) })
-            })
+            },
+            signals: [TBRDBusAPI.Structure.commissioningProgress.declaration])
     }
 }

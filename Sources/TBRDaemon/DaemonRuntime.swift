@@ -97,11 +97,21 @@ actor DaemonRuntime {
         settings.defaultRouter.productName = configuration.productName
         settings.policyCheckInterval = .seconds(configuration.policyCheckInterval)
         let firewall: (any HostFirewall)? = configuration.firewall == .nftables ? NFTables(tool: configuration.nftPath) : nil
+        settings.commissioningSessionLifetime = .seconds(configuration.matterSessionTimeout)
+        settings.commissioningTimeouts = CommissioningTimeouts(
+            call: .seconds(configuration.matterCallTimeout), commission: .seconds(configuration.matterCommissionTimeout))
+        let matterNodes = PersistentMatterNodeStore(store: store)
+        var firstNodeID: UInt64 = 1
+        do { firstNodeID = (try await store.allMatterNodes().map(\.nodeID).max() ?? 0) + 1 } catch {
+            throw .stateUnusable(path, error.description)
+        }
         let advertisedNames = AdvertisedRouterNames()
         let service = BorderRouterService(
             connection: connection, configuration: settings, clock: clock, logger: logger.child("service"),
             eventSink: JournalSink(store: store, logger: logger.child("journal")), structureStore: structures,
-            advertisedNames: advertisedNames, firewall: firewall)
+            advertisedNames: advertisedNames, firewall: firewall,
+            commissioner: commissioner(configuration, firstNodeID: firstNodeID, clock: clock, logger: logger.child("matter")),
+            matterNodes: matterNodes)
         return DaemonRuntime(
             configuration: configuration, logger: logger, clock: clock, store: store, connection: connection,
             structures: structures, service: service, mdns: MDNSClient(logger: logger.child("mdns")),
@@ -122,6 +132,7 @@ actor DaemonRuntime {
                 group.addTask { await self.followSummaries() }
                 group.addTask { await self.followBorderAgents() }
                 group.addTask { await self.followPolicyStatus() }
+                group.addTask { await self.forwardCommissioningProgress() }
                 // Ends on a graceful shutdown, or when the task is cancelled (the group's hard deadline).
                 group.addTask { try? await gracefulShutdown() }
 

@@ -16,7 +16,7 @@ struct MigrationTests {
                     row throws(SQLiteError) in try row.get(0, as: String.self)
                 }
             }
-            #expect(tables == ["applied_policies", "epskc_events", "memberships", "routers", "structures"])
+            #expect(tables == ["applied_policies", "epskc_events", "matter_nodes", "memberships", "routers", "structures"])
             let version = try await store.database.read { db in try db.userVersion() }
             #expect(version == TBRStore.migrations.count)
         }
@@ -118,7 +118,7 @@ struct MigrationTests {
                 }
             }
             let store = try f.open()
-            #expect(store.database.openedAtVersion == 2 && store.schemaVersion == 3)
+            #expect(store.database.openedAtVersion == 2 && store.schemaVersion == TBRStore.migrations.count)
             #expect(try await store.appliedPolicy(router: "wpan0") == AppliedPolicy(
                 option: "none", state: .failed, detail: "SetNat64Enabled: NotImplemented", updatedAt: 2))
             #expect(try await store.appliedPolicy(router: "wpan1")?.detail == "")

@@ -1,0 +1,238 @@
+import DeviceModel
+import MatterCommissioner
+import MatterOnboarding
+import MeshCoP
+import TBRFoundation
+
+/// Drives ``CommissioningSessionMachine``: takes the calls (prepare, commission, complete, cancel),
+/// feeds the machine what happens (results of the commissioner and of the routers, the clock) and
+/// carries out its directives — the commissioner's calls, dataset reads and node records as child tasks
+/// of ``run()`` (one payload's step at a time, as the machine asks), stage events onto a broadcaster, the
+/// answers of `complete` calls, the expiry timer.
+///
+/// The setup codes it hands over never reach its log; its log says which session and payload reached
+/// which stage.
+actor CommissioningCoordinator {
+    let commissioner: any Commissioner
+    let networks: any CommissioningNetworks
+    let nodeStore: any MatterNodeStore
+    let events: EventBroadcaster<CommissioningProgress>
+    let timeouts: CommissioningTimeouts
+    let clock: any TBRClock
+    let logger: Logger
+    var machine: CommissioningSessionMachine
+    let answers = CompletionAnswers()
+    var nextWaiter: CompletionWaiter = 0
+    /// When the machine's timer is due; nil: none.
+    var wakeUp: ContinuousClock.Instant?
+    let wake = WakeSignal()
+    /// Work for ``run()``'s task group.
+    let jobs: AsyncStream<Job>
+    let jobContinuation: AsyncStream<Job>.Continuation
+
+    /// One step the machine asked for that needs I/O.
+    enum Job: Sendable {
+        case readDataset(PayloadRef, ExtendedPANID, StructureID)
+        case handOver(PayloadRef, OperationalDataset)
+        case commission(PayloadRef, CommissioningRequest)
+        case record(PayloadRef, RecordedMatterNode)
+    }
+
+    init(
+        commissioner: any Commissioner, networks: any CommissioningNetworks, nodeStore: any MatterNodeStore,
+        events: EventBroadcaster<CommissioningProgress>, sessionLifetime: Duration, timeouts: CommissioningTimeouts, clock: any TBRClock,
+        logger: Logger
+    ) {
+        self.commissioner = commissioner
+        self.networks = networks
+        self.nodeStore = nodeStore
+        self.events = events
+        self.timeouts = timeouts
+        self.clock = clock
+        self.logger = logger
+        machine = CommissioningSessionMachine(sessionLifetime: sessionLifetime, backend: commissioner.backendName)
+        (jobs, jobContinuation) = AsyncStream.makeStream(of: Job.self)
+    }
+
+    /// Runs the commissioner's background part, the timer and the jobs until the task is cancelled.
+    func run() async {
+        logger.info("Matter commissioning running", [("backend", commissioner.backendName)])
+        await withDiscardingTaskGroup { group in
+            let commissioner = self.commissioner
+            group.addTask { await commissioner.run() }
+            group.addTask { await self.driveTimer() }
+            for await job in jobs {
+                group.addTask { await self.perform(job) }
+            }
+            group.cancelAll()
+        }
+    }
+
+    /// Stops taking jobs (``run()`` then ends once its children do).
+    nonisolated func finish() { jobContinuation.finish() }
+
+    // MARK: calls
+
+    func prepare(_ structure: StructureID) async throws(HomeError) -> CommissioningGrant {
+        let view = try await networks.commissioningView(of: structure)
+        if machine.session(in: structure) == nil {
+            do { try await commissioner.checkAvailable(timeout: timeouts.call) } catch {
+                throw HomeError(.unavailable, "the Matter commissioner (\(commissioner.backendName)) cannot be reached: \(error.message)")
+            }
+        }
+        let (grant, directives) = try machine.prepare(view, id: .random(), now: clock.now(), wall: wallNow())
+        logger.info("commissioning session opened", [("session", grant.session.rawValue), ("structure", view.name)])
+        perform(directives)
+        return grant
+    }
+
+    func commission(_ session: CommissioningSessionID, in structure: StructureID, payload text: String, options: CommissioningOptions)
+        async throws(HomeError) -> String
+    {
+        let view = try await networks.commissioningView(of: structure)
+        let (payloadID, directives) = try machine.commission(session, in: view, text: text, options: options, now: clock.now(), wall: wallNow())
+        perform(directives)
+        return payloadID
+    }
+
+    func complete(_ session: CommissioningSessionID, in structure: StructureID, structureName: String) async throws(HomeError)
+        -> [CommissioningOutcome]
+    {
+        nextWaiter += 1
+        let waiter = nextWaiter
+        perform(try machine.complete(session, in: structure, structureName: structureName, waiter: waiter))
+        do {
+            return try await answers.wait(for: waiter)
+        } catch {
+            machine.waiterGone(waiter)
+            throw HomeError(.unavailable, "completing commissioning session \(session) was cancelled: tbrd is stopping")
+        }
+    }
+
+    func cancel(_ session: CommissioningSessionID, in structure: StructureID, structureName: String) throws(HomeError) {
+        perform(try machine.cancel(session, in: structure, structureName: structureName, now: clock.now(), wall: wallNow()))
+        logger.info("commissioning session cancelled", [("session", session.rawValue)])
+    }
+
+    func share(_ node: NodeID, seconds: Int) async throws(HomeError) -> SharingCodes {
+        do {
+            return try await commissioner.openCommissioningWindow(node, seconds: seconds, timeout: timeouts.call)
+        } catch {
+            throw Self.homeError(error, doing: "sharing node \(node)")
+        }
+    }
+
+    /// A commissioner's error as the device model's.
+    static func homeError(_ error: CommissionerError, doing: String) -> HomeError {
+        switch error.kind {
+        case .unavailable: HomeError(.unavailable, "\(doing) failed: \(error.message)")
+        case .notSupported: HomeError(.notSupported, "\(doing) failed: \(error.message)")
+        case .timedOut, .connectionLost, .refused, .invalidResponse: HomeError(.failed, "\(doing) failed: \(error.message)")
+        }
+    }
+
+    // MARK: directives
+
+    private func perform(_ directives: [CommissioningDirective]) {
+        for directive in directives {
+            switch directive {
+            case .publish(let progress):
+                var metadata = [
+                    ("session", progress.session.rawValue), ("payload", progress.payloadID), ("stage", progress.stage.rawValue),
+                ]
+                if let node = progress.nodeID { metadata.append(("node", node.description)) }
+                if let failed = progress.failedStage { metadata.append(("failed-stage", failed.rawValue)) }
+                if let error = progress.error { metadata.append(("error", error)) }
+                if progress.stage == .failed {
+                    logger.notice("a Matter payload failed", metadata)
+                } else {
+                    logger.info("a Matter payload reached a stage", metadata)
+                }
+                events.publish(progress)
+            case .readDataset(let ref, let network, let structure):
+                jobContinuation.yield(.readDataset(ref, network, structure))
+            case .handOverCredentials(let ref, let dataset):
+                jobContinuation.yield(.handOver(ref, dataset))
+            case .commission(let ref, let request):
+                jobContinuation.yield(.commission(ref, request))
+            case .recordNode(let ref, let node):
+                jobContinuation.yield(.record(ref, node))
+            case .answer(let waiter, let outcomes):
+                answers.deliver(outcomes, to: waiter)
+            case .sessionEnded(let session, let structure, let reason):
+                logger.info("commissioning session ended", [("session", session.rawValue), ("structure", structure.rawValue), ("reason", reason)])
+            case .wake(let instant):
+                setWakeUp(instant)
+            case .cancelWake:
+                setWakeUp(nil)
+            }
+        }
+    }
+
+    /// Carries out one job (in a child task of ``run()``) and feeds its result to the machine.
+    private func perform(_ job: Job) async {
+        switch job {
+        case .readDataset(let ref, let network, let structure):
+            let result: Result<OperationalDataset, HomeError>
+            do { result = .success(try await networks.activeDataset(of: network, in: structure)) } catch { result = .failure(error) }
+            perform(machine.datasetRead(ref, result, now: clock.now(), wall: wallNow()))
+        case .handOver(let ref, let dataset):
+            var failure: String?
+            do { try await commissioner.handOverCredentials(dataset, timeout: timeouts.call) } catch { failure = error.message }
+            perform(machine.credentialsHandedOver(ref, error: failure, now: clock.now(), wall: wallNow()))
+        case .commission(let ref, let request):
+            // The commissioner reports stages from its own context; a stream keeps them in order, and
+            // they are all taken in before its result.
+            let (updates, sink) = AsyncStream.makeStream(of: CommissionerProgress.self)
+            async let reported: Void = { for await progress in updates { await self.progressed(ref, progress) } }()
+            let result: Result<CommissionedNode, CommissionerError>
+            do {
+                result = .success(try await commissioner.commission(request, timeout: timeouts.commission) { sink.yield($0) })
+            } catch {
+                result = .failure(error)
+            }
+            sink.finish()
+            await reported
+            perform(machine.commissioned(ref, result, now: clock.now(), wall: wallNow()))
+        case .record(let ref, let node):
+            var failure: String?
+            do { try await nodeStore.record(node) } catch { failure = error.message }
+            perform(machine.recorded(ref, error: failure, now: clock.now(), wall: wallNow()))
+        }
+    }
+
+    private func progressed(_ ref: PayloadRef, _ progress: CommissionerProgress) {
+        perform(machine.progressed(ref, progress, now: clock.now(), wall: wallNow()))
+    }
+
+    // MARK: the timer
+
+    private func setWakeUp(_ instant: ContinuousClock.Instant?) {
+        guard wakeUp != instant else { return }
+        wakeUp = instant
+        wake.signal()
+    }
+
+    private func driveTimer() async {
+        while !Task.isCancelled {
+            await Self.sleep(until: wakeUp, clock: clock, wake: wake)
+            if Task.isCancelled { return }
+            if let due = wakeUp, clock.now() >= due {
+                wakeUp = nil
+                perform(machine.timerFired(now: clock.now(), wall: wallNow()))
+            }
+        }
+    }
+
+    /// Returns at `until` (never, when nil), when `wake` is signalled, or when cancelled.
+    private nonisolated static func sleep(until: ContinuousClock.Instant?, clock: any TBRClock, wake: WakeSignal) async {
+        await withTaskGroup(of: Void.self) { group in
+            if let until { group.addTask { try? await clock.sleep(until: until) } }
+            group.addTask { await wake.wait() }
+            _ = await group.next()
+            group.cancelAll()
+        }
+    }
+
+    private func wallNow() -> WallTime { WallTime(secondsSinceEpoch: clock.wallTime()) }
+}

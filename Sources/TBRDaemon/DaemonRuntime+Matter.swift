@@ -1,0 +1,159 @@
+import BorderRouterService
+import DBus
+import DeviceModel
+import MatterCommissioner
+import MatterOnboarding
+import MeshCoP
+import TBRDBusAPI
+import TBRFoundation
+
+// Matter commissioning on io.tbrd.Structure1: the methods, the CommissioningProgress signal and the
+// MatterNodes property. Payloads (they hold the setup passcode) are handed to the service and never
+// logged; the codes of a shared node go to the caller only.
+
+extension DaemonRuntime {
+    typealias StructureAPI = TBRDBusAPI.Structure
+
+    /// The commissioner tbrd.conf chooses (`matter-backend`), or nil for `none`.
+    static func commissioner(_ configuration: DaemonConfiguration, firstNodeID: UInt64, clock: any TBRClock, logger: Logger)
+        -> (any Commissioner)?
+    {
+        switch configuration.matterBackend {
+        case .none:
+            return nil
+        case .simulated:
+            return SimulatedCommissioner(
+                devices: configuration.matterSimulatedDevices, stepDelay: .milliseconds(configuration.matterSimulatedStepMs),
+                firstNodeID: firstNodeID, clock: clock, logger: logger)
+        case .matterServer:
+            return MatterServerCommissioner(
+                url: configuration.matterServerURL, clock: clock, connectTimeout: .seconds(min(10, configuration.matterCallTimeout)), logger: logger)
+        }
+    }
+
+    /// The methods of `io.tbrd.Structure1` for structure `id`.
+    nonisolated func matterMethods(_ id: StructureID) -> [Method] {
+        [
+            method(StructureAPI.prepareMatterCommissioning) { [self] _ in
+                try await self.prepareCommissioning(id).arguments
+            },
+            method(StructureAPI.commission) { [self] call in
+                let session: String = try call.argument(0)
+                let payload: String = try call.argument(1)
+                let options: [String: DBusValue] = try call.argument(2)
+                return [.string(try await self.commission(id, session: session, payload: payload, options: options))]
+            },
+            method(StructureAPI.completeMatterCommissioning) { [self] call in
+                [try await self.completeCommissioning(id, session: try call.argument(0)).dbusValue]
+            },
+            method(StructureAPI.cancelMatterCommissioning) { [self] call in
+                try await self.cancelCommissioning(id, session: try call.argument(0))
+                return []
+            },
+            method(StructureAPI.shareMatterNode) { [self] call in
+                try await self.share(id, node: try call.argument(0), seconds: try call.argument(1)).arguments
+            },
+        ]
+    }
+
+    /// Refused with `NotSupported`, saying how to configure one, unless a commissioner is configured.
+    private func requireCommissioner() throws {
+        guard configuration.matterBackend != .none else {
+            throw DBusError(
+                DaemonError.notSupported,
+                "tbrd has no Matter commissioner: set matter-backend = simulated or matter-server (with matter-server-url) "
+                    + "in tbrd.conf and restart tbrd (docs/operations.md)")
+        }
+    }
+
+    private func prepareCommissioning(_ id: StructureID) async throws -> PrepareCommissioningReply {
+        try requireCommissioner()
+        let grant = try await service.prepareMatterCommissioning(structure: id)
+        return PrepareCommissioningReply(session: grant.session.rawValue, expiresAt: Self.milliseconds(grant.expiresAt))
+    }
+
+    private func commission(_ id: StructureID, session: String, payload: String, options: [String: DBusValue]) async throws -> String {
+        try requireCommissioner()
+        typealias Option = StructureAPI.CommissionOption
+        var parsed = CommissioningOptions()
+        for (key, value) in options {
+            switch key {
+            case Option.network:
+                guard case .string(let text) = value, text.count == 16, let xpan = ExtendedPANID(text) else {
+                    throw DaemonError.invalid("the option network must be an extended PAN ID (16 hex digits)")
+                }
+                parsed.network = xpan
+            case Option.onNetwork:
+                guard case .bool(let b) = value else { throw DaemonError.invalid("the option onNetwork must be a boolean") }
+                parsed.onNetwork = b
+            default:
+                throw DaemonError.invalid("unknown Commission option \(Quoted(key)) (known: \(Option.all.joined(separator: ", ")))")
+            }
+        }
+        return try await service.commissionMatterDevice(
+            session: CommissioningSessionID(rawValue: session), structure: id, payload: payload, options: parsed)
+    }
+
+    private func completeCommissioning(_ id: StructureID, session: String) async throws -> [CommissioningOutcomeRow] {
+        try requireCommissioner()
+        return try await service.completeMatterCommissioning(session: CommissioningSessionID(rawValue: session), structure: id).map {
+            CommissioningOutcomeRow(
+                payloadId: $0.payloadID, outcome: $0.isComplete ? "complete" : "failed", nodeId: $0.nodeID?.rawValue ?? 0, error: $0.error ?? "")
+        }
+    }
+
+    private func cancelCommissioning(_ id: StructureID, session: String) async throws {
+        try requireCommissioner()
+        try await service.cancelMatterCommissioning(session: CommissioningSessionID(rawValue: session), structure: id)
+    }
+
+    private func share(_ id: StructureID, node: UInt64, seconds: UInt16) async throws -> ShareNodeReply {
+        try requireCommissioner()
+        let window = seconds == 0 ? StructureAPI.defaultShareWindowSeconds : seconds
+        guard StructureAPI.shareWindowSeconds.contains(window) else {
+            throw DaemonError.invalid("a commissioning window lasts 180…900 seconds (Matter), not \(window)")
+        }
+        let codes = try await service.shareMatterNode(NodeID(node), structure: id, seconds: Int(window))
+        logger.info("a Matter node's commissioning window was opened", [("node", String(node)), ("seconds", String(window))])
+        return ShareNodeReply(manualCode: codes.manualCode, qrCode: codes.qrCode)
+    }
+
+    /// `MatterNodes` of structure `id`.
+    func matterNodeRows(_ id: StructureID) async throws -> [MatterNodeRow] {
+        try await service.matterNodes.nodes(in: id).map {
+            MatterNodeRow(
+                nodeId: $0.nodeID.rawValue, vendorId: $0.vendorID, productId: $0.productID, commissionedAt: Self.milliseconds($0.commissionedAt))
+        }
+    }
+
+    /// Signals every commissioning stage from its structure's object, and `MatterNodes` when a node
+    /// was recorded.
+    func forwardCommissioningProgress() async {
+        for await progress in service.commissioningProgress(bufferLimit: 4096) {
+            typealias Key = StructureAPI.ProgressDetail
+            var detail: [String: DBusValue] = [Key.time: .int64(Self.milliseconds(progress.time))]
+            if let node = progress.nodeID { detail[Key.nodeId] = .uint64(node.rawValue) }
+            if let vendor = progress.vendorID { detail[Key.vendorId] = .uint16(vendor) }
+            if let product = progress.productID { detail[Key.productId] = .uint16(product) }
+            if let xpan = progress.extPanID { detail[Key.extPanId] = .string(xpan.description) }
+            if let error = progress.error { detail[Key.error] = .string(error) }
+            if let failed = progress.failedStage { detail[Key.failedStage] = .string(failed.rawValue) }
+            let signal = CommissioningProgressSignal(
+                session: progress.session.rawValue, payloadId: progress.payloadID, stage: progress.stage.rawValue, detail: detail)
+            do {
+                try connection.emit(
+                    path: Self.structurePath(progress.structure), interface: StructureAPI.interface,
+                    member: StructureAPI.commissioningProgress.name, arguments: signal.arguments)
+            } catch {
+                logger.warning("could not signal a commissioning stage", [("session", progress.session.rawValue), ("error", "\(error)")])
+            }
+            if progress.stage == .complete {
+                do {
+                    emitStructureChanged(progress.structure, [.matterNodes: try await matterNodeRows(progress.structure).dbusValue])
+                } catch {
+                    logger.warning("could not read a structure's Matter nodes for their signal", [("structure", progress.structure.rawValue), ("error", "\(error)")])
+                }
+            }
+        }
+    }
+}

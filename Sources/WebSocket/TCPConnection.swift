@@ -1,0 +1,289 @@
+import Dispatch
+import TBRFoundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A TCP client connection on a serial Dispatch queue of its own, which is also the actor's executor:
+/// the socket is non-blocking, readiness comes from Dispatch sources (``SocketHandle``), and their
+/// handlers reach the actor's state with `assumeIsolated`. No thread blocks on the socket; name
+/// resolution (`getaddrinfo`) blocks this queue only, never the cooperative pool.
+///
+/// Reads are pulled: ``read()`` waits for one chunk, so a slow reader leaves data in the kernel (back
+/// pressure) rather than in memory. Writes are queued and written whole, in order, never interleaved.
+/// Cancelling a waiting ``read()`` fails it; cancelling a ``write(_:)`` closes the connection (a frame
+/// half written cannot be taken back).
+actor TCPConnection {
+    private let executor: DispatchQueueExecutor
+    nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
+    /// `host:port`, for messages.
+    nonisolated let peer: String
+    private var socket: SocketHandle?
+    private var reader: CheckedContinuation<[UInt8], any Error>?
+    private var writes: [(bytes: ArraySlice<UInt8>, done: CheckedContinuation<Void, any Error>)] = []
+    private var connecting: CheckedContinuation<Void, any Error>?
+    private var failure: WebSocketError?
+
+    /// The most a read returns at once.
+    static let chunkSize = 64 * 1024
+
+    /// A connection to `host` on `port`, not yet connected.
+    init(host: String, port: UInt16) {
+        executor = DispatchQueueExecutor(label: "tbrd.tcp")
+        peer = host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
+        self.host = host
+        self.port = port
+    }
+
+    private let host: String
+    private let port: UInt16
+
+    // MARK: connecting
+
+    /// Resolves the host and connects to the first address that accepts.
+    /// - Throws: ``WebSocketError/unreachable(_:reason:)``, ``WebSocketError/cancelled``.
+    func connect() async throws(WebSocketError) {
+        dispatchPrecondition(condition: .onQueue(executor.queue))
+        var hints = addrinfo()
+        hints.ai_family = AF_UNSPEC
+        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        hints.ai_flags = AI_NUMERICSERV | AI_ADDRCONFIG
+        var list: UnsafeMutablePointer<addrinfo>?
+        let rc = getaddrinfo(host, String(port), &hints, &list)
+        guard rc == 0, let list else {
+            throw .unreachable(peer, reason: "cannot resolve \(host): \(String(cString: gai_strerror(rc)))")
+        }
+        defer { freeaddrinfo(list) }
+        var lastError = "no address"
+        var entry: UnsafeMutablePointer<addrinfo>? = list
+        while let info = entry {
+            entry = info.pointee.ai_next
+            if Task.isCancelled { throw .cancelled }
+            let fd = Glibc.socket(info.pointee.ai_family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+            guard fd >= 0 else {
+                lastError = SocketErrno(errno).description
+                continue
+            }
+            var one: Int32 = 1
+            _ = setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
+            do {
+                try await connect(fd, to: info.pointee.ai_addr, length: info.pointee.ai_addrlen)
+                return
+            } catch let error as SocketErrno {
+                lastError = error.description
+            } catch {
+                throw .cancelled
+            }
+        }
+        throw .unreachable(peer, reason: lastError)
+    }
+
+    /// Connects `fd` (closing it on failure) and installs its sources.
+    private func connect(_ fd: Int32, to address: UnsafeMutablePointer<sockaddr>, length: socklen_t) async throws {
+        var rc: Int32
+        repeat { rc = Glibc.connect(fd, address, length) } while rc < 0 && errno == EINTR
+        let code = rc == 0 ? 0 : errno
+        let handle: SocketHandle
+        do {
+            handle = try SocketHandle(
+                fd: fd, queue: executor.queue,
+                readable: { [weak self] in self?.assumeIsolated { $0.readable() } },
+                writable: { [weak self] in self?.assumeIsolated { $0.writable() } })
+        } catch {
+            throw error
+        }
+        guard code == 0 || code == EINPROGRESS else {
+            handle.close()
+            throw SocketErrno(code)
+        }
+        socket = handle
+        if code == EINPROGRESS {
+            do {
+                try await withTaskCancellationHandler {
+                    try await withCheckedThrowingContinuation { (c: CheckedContinuation<Void, any Error>) in
+                        connecting = c
+                        handle.armWrite(true)
+                    }
+                } onCancel: {
+                    executor.queue.async { [self] in self.assumeIsolated { _ = $0.fail(.cancelled) } }
+                }
+            } catch {
+                socket = nil
+                handle.close()
+                throw error
+            }
+            var error: Int32 = 0
+            var size = socklen_t(MemoryLayout<Int32>.size)
+            getsockopt(fd, SOL_SOCKET, SO_ERROR, &error, &size)
+            if error != 0 {
+                socket = nil
+                handle.close()
+                throw SocketErrno(error)
+            }
+        }
+        failure = nil
+    }
+
+    // MARK: reading
+
+    /// The next bytes the peer sent (at most ``chunkSize``); empty at the end of the stream.
+    /// - Throws: ``WebSocketError/connectionLost(_:)`` for an I/O error, ``WebSocketError/closedLocally``
+    ///   after ``close()``, ``WebSocketError/cancelled`` when the task is cancelled while it waits.
+    func read() async throws(WebSocketError) -> [UInt8] {
+        if let failure { throw failure }
+        guard let socket else { throw .closedLocally }
+        precondition(reader == nil, "one reader at a time")
+        switch Self.readNow(socket.fd) {
+        case .bytes(let bytes): return bytes
+        case .failed(let error): throw fail(error)
+        case .wouldBlock: break
+        }
+        do {
+            return try await withTaskCancellationHandler {
+                try await withCheckedThrowingContinuation { (c: CheckedContinuation<[UInt8], any Error>) in
+                    reader = c
+                    socket.armRead(true)
+                }
+            } onCancel: {
+                executor.queue.async { [self] in self.assumeIsolated { $0.cancelRead() } }
+            }
+        } catch let error as WebSocketError {
+            throw error
+        } catch {
+            throw .cancelled
+        }
+    }
+
+    private enum ReadResult {
+        case bytes([UInt8])
+        case failed(WebSocketError)
+        case wouldBlock
+    }
+
+    private static func readNow(_ fd: Int32) -> ReadResult {
+        var buffer = [UInt8](repeating: 0, count: chunkSize)
+        while true {
+            let n = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress!, $0.count) }
+            if n >= 0 { return .bytes(Array(buffer[0..<n])) }
+            switch errno {
+            case EINTR: continue
+            case EAGAIN, EWOULDBLOCK: return .wouldBlock
+            default: return .failed(.connectionLost(SocketErrno(errno).description))
+            }
+        }
+    }
+
+    /// The read source fired.
+    private func readable() {
+        guard let socket, let reader else {
+            socket?.armRead(false)
+            return
+        }
+        switch Self.readNow(socket.fd) {
+        case .wouldBlock: return
+        case .bytes(let bytes):
+            self.reader = nil
+            socket.armRead(false)
+            reader.resume(returning: bytes)
+        case .failed(let error):
+            fail(error)
+        }
+    }
+
+    private func cancelRead() {
+        guard let reader else { return }
+        self.reader = nil
+        socket?.armRead(false)
+        reader.resume(throwing: WebSocketError.cancelled)
+    }
+
+    // MARK: writing
+
+    /// Writes all of `bytes`, after the writes queued before it.
+    /// - Throws: ``WebSocketError/connectionLost(_:)``, ``WebSocketError/closedLocally``; when the task is
+    ///   cancelled before the bytes are written the connection is closed and ``WebSocketError/cancelled``
+    ///   thrown.
+    func write(_ bytes: [UInt8]) async throws(WebSocketError) {
+        if let failure { throw failure }
+        guard socket != nil else { throw .closedLocally }
+        do {
+            try await withTaskCancellationHandler {
+                try await withCheckedThrowingContinuation { (c: CheckedContinuation<Void, any Error>) in
+                    writes.append((bytes[...], c))
+                    if writes.count == 1 { flush() }
+                }
+            } onCancel: {
+                executor.queue.async { [self] in self.assumeIsolated { $0.cancelWrites() } }
+            }
+        } catch let error as WebSocketError {
+            throw error
+        } catch {
+            throw .cancelled
+        }
+    }
+
+    /// Writes what it can of the queue; waits for writability when the socket is full.
+    private func flush() {
+        guard let socket else { return }
+        while !writes.isEmpty {
+            let n = writes[0].bytes.withUnsafeBytes { Glibc.write(socket.fd, $0.baseAddress!, $0.count) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                if errno == EAGAIN || errno == EWOULDBLOCK {
+                    socket.armWrite(true)
+                    return
+                }
+                fail(.connectionLost(SocketErrno(errno).description))
+                return
+            }
+            writes[0].bytes = writes[0].bytes.dropFirst(n)
+            if writes[0].bytes.isEmpty { writes.removeFirst().done.resume() }
+        }
+        socket.armWrite(false)
+    }
+
+    /// The write source fired: a connect finished, or the socket takes more bytes.
+    private func writable() {
+        if let connecting {
+            self.connecting = nil
+            socket?.armWrite(false)
+            connecting.resume()
+            return
+        }
+        flush()
+    }
+
+    private func cancelWrites() {
+        guard !writes.isEmpty else { return }
+        fail(.cancelled)
+    }
+
+    // MARK: closing
+
+    /// Fails everything waiting with `error`, closes the socket, and remembers `error` for later calls.
+    @discardableResult
+    private func fail(_ error: WebSocketError) -> WebSocketError {
+        if failure == nil { failure = error }
+        let waiting = (reader, connecting, writes.map(\.done))
+        reader = nil
+        connecting = nil
+        writes.removeAll()
+        socket?.close()
+        socket = nil
+        waiting.0?.resume(throwing: error)
+        waiting.1?.resume(throwing: error)
+        for w in waiting.2 { w.resume(throwing: error) }
+        return error
+    }
+
+    /// Shuts the sending side (a TCP FIN), so the peer sees the end of what was sent.
+    func shutdownWriting() {
+        if let socket { Glibc.shutdown(socket.fd, Int32(SHUT_WR)) }
+    }
+
+    /// Closes the connection; calls waiting fail with ``WebSocketError/closedLocally``. Idempotent.
+    func close() {
+        fail(.closedLocally)
+    }
+}

@@ -1,0 +1,130 @@
+import Foundation
+import MatterCommissioner
+import MatterOnboarding
+import MeshCoP
+import TBRFoundation
+import TBRTestKit
+import Testing
+import WebSocket
+
+/// ``MatterServerCommissioner`` against a real python-matter-server from PyPI, started by the test in
+/// namespaces of its own (``TBRTestKit/MatterServerProcess``): what it sends and how it reads the
+/// answers, the server's errors in words, a call bounded by its timeout, the connection lost and made
+/// again. Fails (never skips) when the server cannot run.
+@Suite(.serialized) struct MatterServerTests {
+    /// A QR code of a BLE device (the SDK's example app).
+    static let bleCode = "MT:Y.K9042C00KA0648G00"
+
+    /// The server's information through a client of the test's own.
+    static func serverInfo(_ server: MatterServerProcess) async throws -> [String: Any] {
+        let client = try await WebSocketClient.connect(to: WebSocketURL(server.url))
+        let greeting: WebSocketMessage
+        do { greeting = try await client.receive() } catch {
+            await client.close()
+            throw error
+        }
+        await client.close()
+        guard case .text(let text) = greeting, let object = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any] else {
+            throw TestKitError("no server information")
+        }
+        return object
+    }
+
+    /// Runs `body` with a commissioner for `server`, its connection running.
+    static func withCommissioner<R: Sendable>(
+        _ server: MatterServerProcess, _ body: @escaping @Sendable (MatterServerCommissioner) async throws -> R
+    ) async throws -> R {
+        let commissioner = MatterServerCommissioner(url: try WebSocketURL(server.url), connectTimeout: .seconds(10))
+        return try await withThrowingTaskGroup(of: R?.self) { group in
+            group.addTask {
+                await commissioner.run()
+                return nil
+            }
+            defer { group.cancelAll() }
+            return try await body(commissioner)
+        }
+    }
+
+    @Test func credentialsCommandsAndTheServersErrorsInWords() async throws {
+        try await withMatterServer { server in
+            #expect(try await Self.serverInfo(server)["thread_credentials_set"] as? Bool == false)
+            try await Self.withCommissioner(server) { commissioner in
+                try await commissioner.checkAvailable(timeout: .seconds(10))
+                let dataset = try OperationalDataset.random(name: NetworkName("Home"))
+                try await commissioner.handOverCredentials(dataset, timeout: .seconds(10))
+                // The server took the credentials: its information says so to any client.
+                #expect(try await Self.serverInfo(server)["thread_credentials_set"] as? Bool == true)
+                #expect(try await commissioner.nodes(timeout: .seconds(10)).isEmpty)
+
+                // Without Bluetooth the server refuses a device that is not on the network, at once.
+                let request = CommissioningRequest(
+                    payload: try SetupPayload(parsing: Self.bleCode), code: Self.bleCode, onNetwork: false, reference: "t/1")
+                do throws(CommissionerError) {
+                    _ = try await commissioner.commission(request, timeout: .seconds(20)) { _ in Issue.record("no progress expected") }
+                    Issue.record("commissioning without Bluetooth succeeded")
+                } catch {
+                    #expect(error.kind == .refused && error.serverCode == 1)
+                    #expect(error.message.hasSuffix(": commissioning failed (error 1): Bluetooth commissioning is not available."))
+                }
+                // A node the server does not have: sharing and removing it fail saying so.
+                await #expect(throws: CommissionerError.self) { try await commissioner.openCommissioningWindow(NodeID(5), seconds: 300, timeout: .seconds(10)) }
+                do throws(CommissionerError) { _ = try await commissioner.openCommissioningWindow(NodeID(5), seconds: 300, timeout: .seconds(10)) } catch {
+                    #expect(error.message.hasSuffix("node not ready (error 3): Node 5 is not (yet) available."))
+                }
+                do throws(CommissionerError) { try await commissioner.removeNode(NodeID(5), timeout: .seconds(10)) } catch {
+                    #expect(error.serverCode == 5 && error.message.contains("node does not exist"))
+                }
+
+                // An absent device on the network: the server looks for 30 s; the call's timeout ends it first.
+                let onNetwork = CommissioningRequest(
+                    payload: try SetupPayload(parsing: Self.bleCode), code: Self.bleCode, onNetwork: true, reference: "t/2")
+                let started = ContinuousClock.now
+                do throws(CommissionerError) {
+                    _ = try await commissioner.commission(onNetwork, timeout: .seconds(2)) { _ in }
+                    Issue.record("an absent device was commissioned")
+                } catch {
+                    #expect(error.kind == .timedOut)
+                    #expect(error.message.hasSuffix("did not answer commission_with_code within 2 s"))
+                }
+                #expect(ContinuousClock.now - started < .seconds(6))
+                // The connection is still good for the next call.
+                try await commissioner.checkAvailable(timeout: .seconds(10))
+            }
+        }
+    }
+
+    @Test func aServerThatGoesAwayFailsTheCallInFlightAndTheNextCallConnectsAgain() async throws {
+        try await withMatterServer { server in
+            try await Self.withCommissioner(server) { commissioner in
+                try await commissioner.checkAvailable(timeout: .seconds(10))
+                let onNetwork = CommissioningRequest(
+                    payload: try SetupPayload(parsing: Self.bleCode), code: Self.bleCode, onNetwork: true, reference: "t/1")
+                async let inFlight: CommissionerError? = {
+                    do throws(CommissionerError) {
+                        _ = try await commissioner.commission(onNetwork, timeout: .seconds(30)) { _ in }
+                        return nil
+                    } catch {
+                        return error
+                    }
+                }()
+                // The server is busy looking for the device; kill it.
+                try await Task.sleep(for: .milliseconds(500))
+                await server.kill()
+                let error = try #require(await inFlight)
+                #expect(error.kind == .connectionLost)
+                #expect(error.message.contains("was lost while it commissioned the device"))
+                // Nobody listens now: the next call says it cannot reach the server.
+                do throws(CommissionerError) {
+                    try await commissioner.checkAvailable(timeout: .seconds(10))
+                    Issue.record("a server that was killed answered")
+                } catch {
+                    #expect(error.kind == .unavailable)
+                }
+                // A new server: the next call connects again.
+                try await server.restart()
+                try await commissioner.checkAvailable(timeout: .seconds(10))
+                #expect(await commissioner.serverInfo?["thread_credentials_set"]?.bool == false)
+            }
+        }
+    }
+}
