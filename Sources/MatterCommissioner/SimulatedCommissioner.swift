@@ -60,11 +60,13 @@ public actor SimulatedCommissioner: Commissioner {
         let device = find(payload)
         let step = device?.stepDelay ?? stepDelay
         let deadline = clock.now().advanced(by: timeout)
-        guard let device, device.isPresent else {
+        guard let device, device.isPresent, !commissioned.values.contains(device) else {
+            // A commissioned device has closed its commissioning window: nobody finds it any more.
+            let why = device.map { commissioned.values.contains($0) } == true
+                ? "it is already commissioned and its commissioning window is closed" : "the device is absent"
             try await pause(stepDelay * 3, before: deadline, timeout: timeout)
             throw CommissionerError(
-                .refused, "no device with discriminator \(payload.discriminator) answered (simulated: the device is absent)",
-                stage: .commissioning)
+                .refused, "no device with discriminator \(payload.discriminator) answered (simulated: \(why))", stage: .commissioning)
         }
         if !request.onNetwork, credentials == nil {
             throw CommissionerError(.refused, "no Thread credentials were handed over before commissioning (simulated)", stage: .commissioning)
@@ -118,19 +120,21 @@ public actor SimulatedCommissioner: Commissioner {
     }
 
     /// The device a payload is for: the one with its discriminator (a manual code's short one matches
-    /// the top 4 bits); with no devices configured, a device made from the payload.
+    /// the top 4 bits; one not yet commissioned first); with no devices configured, a device made from
+    /// the payload.
     func find(_ payload: SetupPayload) -> SimulatedDevice? {
         guard !devices.isEmpty else {
             return SimulatedDevice(
                 discriminator: payload.discriminator.value, passcode: payload.passcode.rawValue,
                 vendorID: payload.vendorID?.rawValue ?? 0xFFF1, productID: payload.productID?.rawValue ?? 0x8000)
         }
-        return devices.first { device in
+        let matching = devices.filter { device in
             switch payload.discriminator {
             case .long(let d): device.discriminator == d
             case .short(let d): UInt8(device.discriminator >> 8) == d
             }
         }
+        return matching.first { !commissioned.values.contains($0) } ?? matching.first
     }
 
     /// Waits `delay` (cut at `deadline`, then failing as a timeout).

@@ -94,6 +94,10 @@ import Testing
             let ok = try await rig.run(["matter", "commission", "--structure", "Home", try Self.code(discriminator: 200)])
             #expect(ok.status == 0, "\(ok.stderr)")
             #expect(ok.stdout.contains("1 of 1 device commissioned into \"Home\""), "\(ok.stdout)")
+            // A commissioned device has closed its window: commissioning it again fails, naming why.
+            let again = try await rig.run(["matter", "commission", "--structure", "Home", try Self.code(discriminator: 200)])
+            #expect(again.status == 1, "\(again.stderr)")
+            #expect(again.stdout.contains("failed at commissioning") && again.stdout.contains("already commissioned"), "\(again.stdout)")
         }
     }
 
