@@ -248,7 +248,8 @@ import Testing
     }
 
     @Test func nat64FollowsSetNat64EnabledAndCapabilities() async throws {
-        try await withSimulator { env throws in
+        // NotRunning lasts a fifth of the delay: 500 ms, so the first read lands in it on a loaded machine too.
+        try await withSimulator(configure: { $0.nat64Delay = .milliseconds(2500) }) { env throws in
             try await env.formNetwork()
             try await env.client.setNat64Enabled(true)
             #expect(try await env.client.read(.nat64State) == Nat64State(prefixManager: .notRunning, translator: .notRunning))
