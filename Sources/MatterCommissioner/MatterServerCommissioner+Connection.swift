@@ -106,6 +106,9 @@ extension MatterServerCommissioner {
         if self.client === client { self.client = nil }
         await client.close()
         unawaited.removeAll()
+        // Answers to this connection's commands never come now.
+        commissionCommands.removeAll()
+        abandonedCommissions.removeAll()
         logger.notice("the connection to python-matter-server ended; the next call connects again", [("url", url.description), ("why", why)])
         failEverything(CommissionerError(.connectionLost, "the connection to \(server) ended: \(why)"))
     }
@@ -168,6 +171,11 @@ extension MatterServerCommissioner {
     }
 
     private func answer(_ id: String, _ result: Result<JSONValue, CommissionerError>) {
+        commissionCommands.remove(id)
+        if abandonedCommissions.remove(id) != nil {
+            if case .success(let value) = result, let node = Self.node(from: value) { disown(node.nodeID) }
+            return
+        }
         if unawaited.remove(id) != nil {
             if case .failure(let error) = result {
                 logger.warning("python-matter-server refused start_listening: node events will not arrive", [("error", error.message)])
@@ -188,23 +196,31 @@ extension MatterServerCommissioner {
         switch name {
         case "node_added":
             guard let node = Self.node(from: data) else { return }
-            if var current, current.reported == nil {
+            if !abandonedCommissions.isEmpty || disowned.contains(node.nodeID) {
+                disown(node.nodeID)
+            } else if var current, current.reported == nil {
                 current.reported = node.nodeID
                 self.current = current
                 current.progress(.nodeAdded(node.nodeID))
                 current.progress(.interviewed(vendorID: node.vendorID, productID: node.productID))
-            } else if abandoned {
-                abandoned = false
-                logger.notice(
-                    "python-matter-server added a node after tbrd gave up on its commissioning; removing it from the fabric",
-                    [("node", node.nodeID.description)])
-                orphans.append(node.nodeID)
+            } else if abandonedOnLostConnection {
+                abandonedOnLostConnection = false
+                disown(node.nodeID)
             }
         case "server_info_updated":
             serverInfo = data
         default:
             break
         }
+    }
+
+    /// A node added by a commissioning this side gave up on: removed from the fabric once.
+    private func disown(_ node: NodeID) {
+        guard disowned.insert(node).inserted else { return }
+        logger.notice(
+            "python-matter-server added a node after tbrd gave up on its commissioning; removing it from the fabric",
+            [("node", node.description)])
+        orphans.append(node)
     }
 
     /// Fails every call waiting for a connection or an answer with `error`.

@@ -17,7 +17,8 @@ public import WebSocket
 ///
 /// A commissioning this side gave up on (timed out) keeps running in the server, which cannot stop it;
 /// if it later adds a node anyway, the node is removed from the fabric (`remove_node`), so that no node
-/// tbrd does not record stays on it.
+/// tbrd does not record stays on it, and it is never taken for the node of the commissioning after it
+/// (the server finishes the abandoned one first).
 public actor MatterServerCommissioner: Commissioner {
     public nonisolated let backendName = "matter-server"
     /// Where the server listens (`ws://127.0.0.1:5580/ws` by default).
@@ -43,10 +44,17 @@ public actor MatterServerCommissioner: Commissioner {
     var nextToken: UInt64 = 0
     /// The commissioning under way: where its progress goes, and the node its event reported.
     var current: (progress: @Sendable (CommissionerProgress) -> Void, reported: NodeID?)?
-    /// A commissioning this side gave up on may still add a node.
-    var abandoned = false
-    /// Nodes added by a commissioning given up on, to remove from the fabric.
+    /// The message ids of `commission_with_code` commands whose answer is awaited.
+    var commissionCommands: Set<String> = []
+    /// The message ids of `commission_with_code` commands this side gave up on (timed out) while the
+    /// connection stayed up: the server still runs them, one at a time before the next, so a node it
+    /// adds while one is outstanding is theirs, not the commissioning under way.
+    var abandonedCommissions: Set<String> = []
+    /// A commissioning given up on when its connection was lost may still add a node, on the next one.
+    var abandonedOnLostConnection = false
+    /// Nodes added by a commissioning given up on, to remove from the fabric (each once).
     var orphans: [NodeID] = []
+    var disowned: Set<NodeID> = []
     nonisolated let demand: AsyncStream<Void>
     nonisolated let demandContinuation: AsyncStream<Void>.Continuation
 
@@ -87,7 +95,7 @@ public actor MatterServerCommissioner: Commissioner {
     public func commission(
         _ request: CommissioningRequest, timeout: Duration, progress: @escaping @Sendable (CommissionerProgress) -> Void
     ) async throws(CommissionerError) -> CommissionedNode {
-        abandoned = false
+        abandonedOnLostConnection = false
         current = (progress, nil)
         defer { current = nil }
         let result: JSONValue
@@ -95,7 +103,8 @@ public actor MatterServerCommissioner: Commissioner {
             result = try await command(
                 "commission_with_code", ["code": .string(request.code), "network_only": .bool(request.onNetwork)], timeout: timeout)
         } catch {
-            if error.kind == .timedOut || error.kind == .connectionLost { abandoned = true }
+            // A timed-out command's id is in abandonedCommissions already (see abandonReply).
+            if error.kind == .connectionLost { abandonedOnLostConnection = true }
             var failure = error
             if error.serverCode == 2 { failure.stage = .interviewed }
             if error.kind == .connectionLost {
@@ -168,10 +177,12 @@ public actor MatterServerCommissioner: Commissioner {
         nextToken += 1
         let id = String(nextToken)
         replies[id] = .expected
+        if name == "commission_with_code" { commissionCommands.insert(id) }
         do {
             try await client.send(text: MatterServerMessage.command(id: id, name, args))
         } catch {
             replies[id] = nil
+            commissionCommands.remove(id)
             throw CommissionerError(.connectionLost, "\(server) cannot be sent \(name): \(error)")
         }
         logger.debug("python-matter-server command sent", [("command", name), ("message-id", id)])
@@ -194,6 +205,7 @@ public actor MatterServerCommissioner: Commissioner {
 
     private func abandonReply(_ id: String) {
         guard let slot = replies.removeValue(forKey: id) else { return }
+        if commissionCommands.remove(id) != nil { abandonedCommissions.insert(id) }
         if case .waiting(let c) = slot { c.resume(throwing: CancellationError()) }
     }
 

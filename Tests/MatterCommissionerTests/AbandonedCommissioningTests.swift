@@ -1,0 +1,119 @@
+import Foundation
+import MatterCommissioner
+import MatterOnboarding
+import Synchronization
+import TBRFoundation
+import TBRTestKit
+import Testing
+import WebSocket
+
+/// A commissioning given up on (timed out) keeps running in python-matter-server, which finishes it
+/// before the next one. A scripted server on loopback plays that order exactly as the real one would
+/// send it (the real server cannot be made to finish a device late without one): the late node is
+/// never taken for the next device's, and it is removed from the fabric.
+@Suite struct AbandonedCommissioningTests {
+    static let server = #"""
+        import base64, hashlib, json, socket, struct, sys
+        srv = socket.socket(); srv.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        srv.bind(("127.0.0.1", 0)); srv.listen(1)
+        print(srv.getsockname()[1], flush=True)
+        c, _ = srv.accept()
+        data = b""
+        while b"\r\n\r\n" not in data:
+            data += c.recv(4096)
+        key = [l.split(b":", 1)[1].strip() for l in data.split(b"\r\n") if l.lower().startswith(b"sec-websocket-key")][0]
+        accept = base64.b64encode(hashlib.sha1(key + b"258EAFA5-E914-47DA-95CA-C5AB0DC85B11").digest())
+        def send(obj):
+            payload = json.dumps(obj).encode()
+            n = len(payload)
+            head = bytes([0x81]) + (bytes([n]) if n < 126 else bytes([126]) + struct.pack(">H", n))
+            c.sendall(head + payload)
+        def recv_exact(n):
+            out = b""
+            while len(out) < n:
+                chunk = c.recv(n - len(out))
+                if not chunk: raise EOFError
+                out += chunk
+            return out
+        def read_message():
+            b0, b1 = recv_exact(2)
+            n = b1 & 0x7F
+            if n == 126: n = struct.unpack(">H", recv_exact(2))[0]
+            elif n == 127: n = struct.unpack(">Q", recv_exact(8))[0]
+            mask = recv_exact(4)
+            payload = bytes(b ^ mask[i % 4] for i, b in enumerate(recv_exact(n)))
+            return b0 & 0x0F, payload
+        def node(n, product):
+            return {"node_id": n, "attributes": {"0/40/2": 65521, "0/40/4": product}}
+        c.sendall(b"HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: " + accept + b"\r\n\r\n")
+        send({"fabric_id": 1, "compressed_fabric_id": 1, "schema_version": 11, "min_supported_schema_version": 9,
+              "sdk_version": "scripted", "wifi_credentials_set": False, "thread_credentials_set": True, "bluetooth_enabled": True})
+        commissions = []
+        try:
+            while True:
+                op, payload = read_message()
+                if op == 8: break
+                if op != 1: continue
+                message = json.loads(payload)
+                command, mid = message["command"], message["message_id"]
+                print("command", command, json.dumps(message.get("args", {}).get("node_id")), flush=True)
+                if command == "start_listening":
+                    send({"message_id": mid, "result": []})
+                elif command == "commission_with_code":
+                    commissions.append(mid)
+                    if len(commissions) == 2:
+                        # The first (given up on by the client) finishes now, then the second runs.
+                        send({"event": "node_added", "data": node(5, 0x8001)})
+                        send({"message_id": commissions[0], "result": node(5, 0x8001)})
+                        send({"event": "node_added", "data": node(6, 0x8002)})
+                        send({"message_id": commissions[1], "result": node(6, 0x8002)})
+                elif command == "remove_node":
+                    send({"message_id": mid, "result": None})
+        except EOFError:
+            pass
+        """#
+
+    static func request(_ discriminator: UInt16, _ reference: String) throws -> CommissioningRequest {
+        let payload = SetupPayload(
+            vendorID: VendorID(0xFFF1), productID: ProductID(0x8000), discoveryCapabilities: .ble,
+            discriminator: .long(discriminator), passcode: try Passcode(20_202_021))
+        return CommissioningRequest(payload: payload, code: try payload.qrCode(), onNetwork: false, reference: reference)
+    }
+
+    @Test func aNodeAddedLateIsNotTheNextDevicesAndIsRemoved() async throws {
+        let directory = try TemporaryDirectory.make(prefix: "tbrd-mscript")
+        let python = try Executables.find("python3", package: "python3")
+        let server = try TestProcess(python, ["-c", Self.server], directory: directory)
+        var port: UInt16?
+        try await eventually("the scripted server listens") {
+            guard server.isRunning || !server.stdout.isEmpty else { throw TestKitError("the server exited: \(server.stderr)") }
+            port = server.stdout.split(separator: "\n").first.flatMap { UInt16($0) }
+            return port != nil
+        }
+        let commissioner = MatterServerCommissioner(url: try WebSocketURL("ws://127.0.0.1:\(port!)/ws"), connectTimeout: .seconds(10))
+        let reported = Locked<[CommissionerProgress]>([])
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { await commissioner.run() }
+            defer { group.cancelAll() }
+            // The first device times out here; the server keeps commissioning it.
+            do {
+                _ = try await commissioner.commission(try Self.request(100, "s/1"), timeout: .milliseconds(300)) { _ in }
+                Issue.record("the first commissioning was answered")
+            } catch let error as CommissionerError {
+                #expect(error.kind == .timedOut)
+            }
+            // The second: the server first finishes the first (node 5), then adds this one (node 6).
+            let node = try await commissioner.commission(try Self.request(200, "s/2"), timeout: .seconds(10)) { p in
+                reported.withLock { $0.append(p) }
+            }
+            #expect(node.nodeID == NodeID(6))
+            #expect(node.productID == 0x8002)
+            #expect(reported.withLock { $0 } == [.nodeAdded(NodeID(6)), .interviewed(vendorID: 0xFFF1, productID: 0x8002)])
+            // The late node is removed from the fabric, once.
+            try await eventually("node 5 is removed") { server.stdout.contains("command remove_node 5") }
+            #expect(!server.stdout.contains("command remove_node 6"))
+            #expect(server.stdout.components(separatedBy: "command remove_node").count == 2)
+        }
+        await server.terminate()
+    }
+}
