@@ -108,16 +108,23 @@ extension Matter {
                 throw ErrorMapping.controlError(error, doing: "following the commissioning")
             }
             let tracker = LineTracker(count: codes.count)
+            var queued = 0
             do {
                 for (i, code) in codes.enumerated() {
                     let id = try await tbrd.commission(
                         at: path, session: session, code: code, network: network, onNetwork: onNetwork, position: i + 1)
                     tracker.map(id, to: i + 1)
+                    queued += 1
                 }
             } catch {
                 await cancel(tbrd, path, session, context)
                 if let control = error as? ControlError, control.exitCode == .dataError {
-                    throw ControlError.dataError(control.message + "; nothing was commissioned (the session was cancelled)")
+                    throw ControlError.dataError(
+                        control.message
+                            + (queued == 0
+                                ? "; nothing was queued (the session was cancelled)"
+                                : "; the session was cancelled: the codes before it that had not started were dropped, "
+                                    + "one already being commissioned finishes in tbrd (see 'tbrctl matter nodes')"))
                 }
                 throw error
             }

@@ -20,8 +20,9 @@ extension Matter {
 
                 With --json: {nodeId, structure, windowSeconds, manualCode, qrCode}.
 
-                Exit status: 0; 1 the node is unknown or cannot be shared; 64 a bad NODE or SECONDS; 69 no \
-                tbrd, or tbrd has no Matter commissioner; 77 not allowed.
+                Exit status: 0; 1 the node is unknown or the commissioner could not open the window; 64 a bad \
+                NODE or SECONDS; 69 no tbrd, tbrd has no Matter commissioner or cannot reach it, or the node \
+                does not support sharing (no administrator-commissioning cluster); 77 not allowed.
                 """)
         static let arguments: [ArgumentSpec] = [
             .option("timeout", valueName: "SECONDS", help: "How long the window stays open: 180 to 900 (default 300)."),
