@@ -26,7 +26,7 @@ build=fuzz/build
 mkdir -p "$build"
 flags=(-sanitize=fuzzer,address -parse-as-library -O -g -swift-version 6
        -enable-upcoming-feature ExistentialAny -enable-upcoming-feature InternalImportsByDefault
-       -I "$build" -I Sources/CLibCrypto -use-ld=lld)
+       -package-name tbrd -I "$build" -I Sources/CLibCrypto -use-ld=lld)
 
 # Rebuilds a module when one of its sources (or this script) is newer than its object.
 module() {
