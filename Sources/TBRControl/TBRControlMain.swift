@@ -24,6 +24,46 @@ public enum TBRControlMain {
         return tree.problems() + unrunnable
     }
 
+    /// What a command line comes to before anything runs: an exit status already (help, the version, a
+    /// usage error: all answered on the calling thread, so they start no concurrency threads), or a
+    /// command to run.
+    public enum Prepared: Sendable {
+        /// Done: the exit status.
+        case exit(Int32)
+        /// A command to run with ``run(_:console:)``.
+        case run(Runnable)
+    }
+
+    /// A parsed command, ready to run.
+    public struct Runnable: Sendable {
+        let command: any ControlCommand
+        let values: ParsedValues
+    }
+
+    /// Parses `arguments` (without the program name) synchronously, answering what needs no command.
+    public static func prepare(arguments: [String], console: any Console) -> Prepared {
+        let prepared: Prepared
+        do {
+            switch try CommandParser(root: rootCommand).parse(arguments) {
+            case .help(let text):
+                console.write(text, to: .standardOutput)
+                prepared = .exit(ExitCode.success.rawValue)
+            case .version(let line):
+                console.write(line + "\n", to: .standardOutput)
+                prepared = .exit(ExitCode.success.rawValue)
+            case .command(let parsed, let values):
+                guard let runnable = parsed as? any ControlCommand else {
+                    preconditionFailure("\(type(of: parsed)) is a leaf of the tbrctl tree but not a ControlCommand")
+                }
+                return .run(Runnable(command: runnable, values: values))
+            }
+        } catch {
+            prepared = .exit(report(error, on: console))
+        }
+        guard case .exit(let status) = prepared else { return prepared }
+        return .exit(finish(status, on: console))
+    }
+
     /// Runs the command line `arguments` (without the program name) on the process's console.
     /// - Returns: the exit status: 0 ok, 1 failed, 64 usage, 65 bad data, 69 unavailable, 75 busy or
     ///   timed out, 77 permission denied.
@@ -35,8 +75,20 @@ public enum TBRControlMain {
     /// - Returns: the exit status: 0 ok, 1 failed, 64 usage, 65 bad data, 69 unavailable, 74 the output
     ///   could not be written, 75 busy or timed out, 77 permission denied.
     public static func main(arguments: [String], console: any Console) async -> Int32 {
-        let status = await run(arguments: arguments, console: console)
-        // A result that did not reach its reader is not a success (`tbrctl list > /dev/full`).
+        switch prepare(arguments: arguments, console: console) {
+        case .exit(let status): status
+        case .run(let runnable): await run(runnable, console: console)
+        }
+    }
+
+    /// Runs a prepared command on `console`.
+    /// - Returns: the exit status, as ``main(arguments:console:)`` gives it.
+    public static func run(_ runnable: Runnable, console: any Console) async -> Int32 {
+        finish(await execute(runnable, console: console), on: console)
+    }
+
+    /// A result that did not reach its reader is not a success (`tbrctl list > /dev/full`).
+    private static func finish(_ status: Int32, on console: any Console) -> Int32 {
         if let failure = console.outputFailure {
             console.write("tbrctl: cannot write the output: \(failure)\n", to: .standardError)
             return ExitCode.ioError.rawValue
@@ -44,29 +96,10 @@ public enum TBRControlMain {
         return status
     }
 
-    private static func run(arguments: [String], console: any Console) async -> Int32 {
-        let command: any ControlCommand
-        let values: ParsedValues
+    private static func execute(_ runnable: Runnable, console: any Console) async -> Int32 {
+        let values = runnable.values
         do {
-            switch try CommandParser(root: rootCommand).parse(arguments) {
-            case .help(let text):
-                console.write(text, to: .standardOutput)
-                return ExitCode.success.rawValue
-            case .version(let line):
-                console.write(line + "\n", to: .standardOutput)
-                return ExitCode.success.rawValue
-            case .command(let parsed, let parsedValues):
-                guard let runnable = parsed as? any ControlCommand else {
-                    preconditionFailure("\(type(of: parsed)) is a leaf of the tbrctl tree but not a ControlCommand")
-                }
-                command = runnable
-                values = parsedValues
-            }
-        } catch {
-            return report(error, on: console)
-        }
-        do {
-            return try await command.run(in: CommandContext(console: console, values: values)).rawValue
+            return try await runnable.command.run(in: CommandContext(console: console, values: values)).rawValue
         } catch let error as UsageError {
             var error = error
             if error.commandPath.isEmpty { error.commandPath = values.commandPath }

@@ -3,4 +3,10 @@ import TBRControl
 import Glibc
 #endif
 
-exit(await TBRControlMain.main(arguments: Array(CommandLine.arguments.dropFirst())))
+// Help, the version and usage errors are answered here, on the main thread, before anything async:
+// a hop to the concurrency pool starts its threads, about a millisecond that these never need.
+let console = StandardConsole()
+switch TBRControlMain.prepare(arguments: Array(CommandLine.arguments.dropFirst()), console: console) {
+case .exit(let status): exit(status)
+case .run(let command): exit(await TBRControlMain.run(command, console: console))
+}
