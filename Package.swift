@@ -8,6 +8,21 @@ let strict: [SwiftSetting] = [
     .enableUpcomingFeature("InternalImportsByDefault"),
 ]
 
+// libdbus's headers, as `pkg-config --cflags dbus-1` names them on Debian: /usr/include/dbus-1.0 and the
+// multiarch directory of dbus-arch-deps.h. Only the DBus module imports CDBus (`internal import`).
+#if arch(x86_64)
+let multiarch = "x86_64-linux-gnu"
+#elseif arch(arm64)
+let multiarch = "aarch64-linux-gnu"
+#elseif arch(arm)
+let multiarch = "arm-linux-gnueabihf"
+#else
+let multiarch = "unknown-linux-gnu"
+#endif
+let dbusIncludes: [SwiftSetting] = [
+    .unsafeFlags(["-Xcc", "-I/usr/include/dbus-1.0", "-Xcc", "-I/usr/lib/\(multiarch)/dbus-1.0/include"])
+]
+
 let package = Package(
     name: "tbrd",
     products: [
@@ -18,8 +33,10 @@ let package = Package(
     targets: [
         // MARK: C shims over Debian -dev packages
         .systemLibrary(
-            name: "CDBus", path: "Sources/CDBus", pkgConfig: "dbus-1",
-            providers: [.apt(["libdbus-1-dev"])]),
+            // Headers only: libdbus is opened with dlopen on first use (DBus's LibDBus.swift). pkg-config
+            // would also link it (-ldbus-1), so its two include directories are given to the one module
+            // that imports it (`dbusIncludes`, below) instead.
+            name: "CDBus", path: "Sources/CDBus", providers: [.apt(["libdbus-1-dev"])]),
         .systemLibrary(
             // Headers only: libcrypto is opened with dlopen on first use (MeshCoP's LibCrypto.swift), so
             // pkg-config's -lcrypto is not wanted; its headers are in the default include path.
@@ -38,7 +55,7 @@ let package = Package(
         .target(name: "TBRLifecycle", dependencies: ["TBRFoundation"], swiftSettings: strict),
 
         // MARK: wrappers
-        .target(name: "DBus", dependencies: ["CDBus", "TBRFoundation"], swiftSettings: strict),
+        .target(name: "DBus", dependencies: ["CDBus", "TBRFoundation"], swiftSettings: strict + dbusIncludes),
         .target(name: "Store", dependencies: ["CSQLite", "TBRFoundation"], swiftSettings: strict),
         .target(name: "MDNS", dependencies: ["CAvahiClient", "TBRFoundation"], swiftSettings: strict),
         .target(name: "Firewall", dependencies: ["TBRFoundation"], swiftSettings: strict),
