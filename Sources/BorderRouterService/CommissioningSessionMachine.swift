@@ -131,6 +131,7 @@ struct CommissioningSessionMachine: Sendable {
         do { payload = try SetupPayload(parsing: text) } catch {
             throw HomeError(.invalidArgument, "the onboarding payload is not valid: \(error.description)")
         }
+        if let problem = Self.problem(with: payload, options: options) { throw HomeError(.invalidArgument, problem) }
         let network = try Self.chooseNetwork(options.network, in: view)
         let payloadID = String(session.payloads.count + 1)
         nextOrder += 1

@@ -232,10 +232,16 @@ extension Array where Element == CommissioningDirective {
         let record = try #require(end.compactMap { if case .recordNode(_, let n) = $0 { n } else { nil } }.first)
         #expect(record.extPanID == nil && record.vendorID == 0)
         _ = h.machine.recorded(ref, error: nil, now: h.now, wall: h.wall)
-        // A QR code that offers only on-network discovery cannot get credentials: it fails validation.
-        let (_, bad) = try h.queue(s, H.code(11, discovery: .onNetwork))
-        #expect(bad.progress.last?.failedStage == .validated)
-        #expect(bad.progress.last?.error?.contains("onNetwork option") == true)
+        // A QR code that offers only on-network discovery cannot get credentials: refused, nothing queued.
+        do {
+            _ = try h.queue(s, H.code(11, discovery: .onNetwork))
+            Issue.record("a device that cannot be found over BLE was queued for credentials")
+        } catch let error as HomeError {
+            #expect(error.code == .invalidArgument && error.message.contains("onNetwork option"))
+        }
+        // With the option it is queued (as the next payload: the refused one took no id).
+        let (id, _) = try h.queue(s, H.code(11, discovery: .onNetwork), CommissioningOptions(onNetwork: true))
+        #expect(id == "2")
     }
 
     @Test func cancelFailsWhatIsQueuedAndLetsTheOneInFlightFinish() throws {
