@@ -19,10 +19,24 @@ extension ManagedRouter {
     }
 
     private func activateLocked(seconds: Int) async -> ActivateResponse {
-        await perform(machine.activationRequested())
+        let before = machine.activationRequested()
+        let activation: Result<EphemeralKey, AgentError>
+        if before.last == .readTelemetry {
+            // The baseline read and the activation leave together; the agent answers the read first, so
+            // it sees the counters before the key, one round trip sooner.
+            await perform(Array(before.dropLast()))
+            let (read, key) = await agent.activateEphemeralKeyMode(lifetime: .seconds(seconds), readingFirst: .borderAgentTelemetry)
+            await perform(machine.telemetryRead(telemetryResult(read), now: clock.now()))
+            activation = key
+        } else {
+            await perform(before)
+            do { activation = .success(try await agent.activateEphemeralKeyMode(lifetime: .seconds(seconds))) } catch {
+                activation = .failure(error)
+            }
+        }
         let key: EphemeralKey
         do {
-            key = try await agent.activateEphemeralKeyMode(lifetime: .seconds(seconds))
+            key = try activation.get()
         } catch {
             logger.info("ePSKc activation refused", [("router", deviceID.rawValue), ("error", error.reason)])
             await perform(machine.activationFailed())
@@ -64,9 +78,23 @@ extension ManagedRouter {
     }
 
     private func deactivateLocked(retainActiveSession: Bool) async -> Result<Void, HomeError> {
-        await perform(machine.deactivationRequested(retainActiveSession: retainActiveSession))
+        let before = machine.deactivationRequested(retainActiveSession: retainActiveSession)
+        let deactivation: Result<Void, AgentError>
+        if before.last == .readTelemetry {
+            // As for activation: the check and the call in one round trip, the read answered first.
+            await perform(Array(before.dropLast()))
+            let (read, done) = await agent.deactivateEphemeralKeyMode(
+                retainActiveSession: retainActiveSession, readingFirst: .borderAgentTelemetry)
+            await perform(machine.telemetryRead(telemetryResult(read), now: clock.now()))
+            deactivation = done
+        } else {
+            await perform(before)
+            do { deactivation = .success(try await agent.deactivateEphemeralKeyMode(retainActiveSession: retainActiveSession)) } catch {
+                deactivation = .failure(error)
+            }
+        }
         do {
-            try await agent.deactivateEphemeralKeyMode(retainActiveSession: retainActiveSession)
+            try deactivation.get()
         } catch {
             await perform(machine.deactivationFailed())
             return .failure(error.homeError("DeactivateEpskcMode", on: deviceID))
@@ -173,14 +201,18 @@ extension ManagedRouter {
     /// Reads `TelemetryData` (which consumes the agent's completed journeys: only this router's driver
     /// reads it, and only while a key is active or one is being activated).
     func readTelemetry() async -> TelemetryResult {
-        do {
-            let t = try await agent.read(.borderAgentTelemetry)
+        do { return telemetryResult(.success(try await agent.read(.borderAgentTelemetry))) } catch { return telemetryResult(.failure(error)) }
+    }
+
+    /// What a `TelemetryData` read means to the machine: a reading, an agent without the API, or a failure.
+    func telemetryResult(_ read: Result<BorderAgentTelemetry, AgentError>) -> TelemetryResult {
+        switch read {
+        case .success(let t):
             return .read(TelemetryReading(counters: t.counters, journeys: t.journeys))
-        } catch where error.openThreadError == .notImplemented || error.openThreadError == .notFound
-            || error.cause == .notSupported
-        {
+        case .failure(let error)
+        where error.openThreadError == .notImplemented || error.openThreadError == .notFound || error.cause == .notSupported:
             return .unavailable
-        } catch {
+        case .failure(let error):
             logger.debug("could not read TelemetryData", [("router", deviceID.rawValue), ("error", error.description)])
             return .failed
         }

@@ -16,11 +16,11 @@ final class CallRegistry {
     /// The task waiting for a call's outcome.
     private struct Caller {
         let ticket: CallTicket
-        let continuation: CheckedContinuation<Message, any Error>
+        let deliver: @Sendable (Result<Message, any Error>) -> Void
 
         func resume(with result: Result<Message, any Error>) {
             ThreadSanitizer.release(ticket)
-            continuation.resume(with: result)
+            deliver(result)
         }
 
         func fail(_ error: any Error) { resume(with: .failure(error)) }
@@ -63,15 +63,16 @@ final class CallRegistry {
     deinit { timer.cancel() }
 
     /// Starts a call: builds its message with `build` and sends it now if a slot is free (and nobody
-    /// waits before it), otherwise queues it. `continuation` gets the reply, or the error that ends the
-    /// call (from `build` too: invalid arguments are refused before anything is sent). The caller
-    /// calls `ThreadSanitizer.acquire(ticket)` once it has resumed.
+    /// waits before it), otherwise queues it (calls leave the queue in the order they entered it).
+    /// `deliver` gets the reply, or the error that ends the call (from `build` too: invalid arguments are
+    /// refused before anything is sent), exactly once, on the queue. The caller calls
+    /// `ThreadSanitizer.acquire(ticket)` once it has the result.
     func start(
-        _ ticket: CallTicket, deadline: ContinuousClock.Instant, continuation: CheckedContinuation<Message, any Error>,
+        _ ticket: CallTicket, deadline: ContinuousClock.Instant, deliver: @escaping @Sendable (Result<Message, any Error>) -> Void,
         build: () throws(DBusError) -> OutgoingMessage
     ) {
         dispatchPrecondition(condition: .onQueue(handle.queue))
-        let caller = Caller(ticket: ticket, continuation: continuation)
+        let caller = Caller(ticket: ticket, deliver: deliver)
         guard isOpen else { return caller.fail(DBusError.disconnected()) }
         guard !ticket.isCancelled else { return caller.fail(CancellationError()) }
         let message: OutgoingMessage

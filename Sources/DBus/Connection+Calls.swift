@@ -36,7 +36,7 @@ extension Connection {
         let reply = try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Message, any Error>) in
                 let start: @Sendable (isolated Connection) -> Void = { connection in
-                    connection.calls.start(ticket, deadline: deadline, continuation: continuation) { () throws(DBusError) in
+                    connection.calls.start(ticket, deadline: deadline, deliver: { continuation.resume(with: $0) }) { () throws(DBusError) in
                         try OutgoingMessage.methodCall(
                             destination: destination, path: path, interface: interface, member: member, body: arguments)
                     }
@@ -55,6 +55,52 @@ extension Connection {
             handle.onQueue { $0.calls.cancel(ticket) }
         }
         return reply.body
+    }
+
+    /// Sends `calls` one after the other in one turn of the connection's queue and waits for every reply.
+    ///
+    /// The bus delivers a connection's messages to a peer in the order they were sent, so a peer that
+    /// handles its messages one at a time (otbr-agent does) answers them in this order, each seeing the
+    /// effects of the ones before: a read followed by a command costs one round trip instead of two,
+    /// and the read still sees the state before the command.
+    /// - Parameters:
+    ///   - calls: the calls, in the order they must reach their peers.
+    ///   - timeout: how long to wait for each reply; an expired call fails with `NoReply`.
+    /// - Returns: each call's reply arguments or error, in the order of `calls` (one failing does not
+    ///   fail the others).
+    /// - Throws: `CancellationError` if the task is cancelled (calls not yet answered end with it).
+    public nonisolated func callInOrder(_ calls: [OutgoingCall], timeout: Duration = Connection.defaultTimeout) async throws
+        -> [Result<[DBusValue], any Error>]
+    {
+        try Task.checkCancellation()
+        let deadline = ContinuousClock.now.advanced(by: timeout)
+        let tickets = calls.map { _ in CallTicket() }
+        let replies = calls.map { _ in ReplySlot() }
+        callsInFlight.add(calls.count, ordering: .relaxed)
+        defer { callsInFlight.subtract(calls.count, ordering: .relaxed) }
+        let results = await withTaskCancellationHandler {
+            onQueue { connection in
+                for (i, call) in calls.enumerated() {
+                    connection.calls.start(tickets[i], deadline: deadline, deliver: replies[i].deliver) { () throws(DBusError) in
+                        try OutgoingMessage.methodCall(
+                            destination: call.destination, path: call.path, interface: call.interface, member: call.member,
+                            body: call.arguments)
+                    }
+                }
+            }
+            var results: [Result<[DBusValue], any Error>] = []
+            for (ticket, reply) in zip(tickets, replies) {
+                let result = await reply.result()
+                ThreadSanitizer.acquire(ticket)
+                results.append(result.map(\.body))
+            }
+            return results
+        } onCancel: {
+            for ticket in tickets { ticket.cancel() }
+            handle.onQueue { connection in for ticket in tickets { connection.calls.cancel(ticket) } }
+        }
+        try Task.checkCancellation()
+        return results
     }
 
     /// Sends a method call without waiting for (or asking for) a reply. The message is queued in
@@ -97,5 +143,71 @@ extension Connection {
     nonisolated func callBus(_ member: MemberName, _ arguments: [DBusValue] = []) async throws -> [DBusValue] {
         try await call(destination: .bus, path: ObjectPath(unchecked: "/org/freedesktop/DBus"), interface: .bus,
                        member: member, arguments: arguments)
+    }
+}
+
+/// One method call of ``Connection/callInOrder(_:timeout:)``: where it goes and what it carries.
+public struct OutgoingCall: Sendable {
+    public var destination: BusName
+    public var path: ObjectPath
+    public var interface: InterfaceName?
+    public var member: MemberName
+    public var arguments: [DBusValue]
+
+    public init(destination: BusName, path: ObjectPath, interface: InterfaceName?, member: MemberName, arguments: [DBusValue] = []) {
+        self.destination = destination
+        self.path = path
+        self.interface = interface
+        self.member = member
+        self.arguments = arguments
+    }
+}
+
+/// Where one call of ``Connection/callInOrder(_:timeout:)`` gets its outcome: delivered once on the
+/// connection's queue, awaited once by the caller, in either order.
+private final class ReplySlot: Sendable {
+    private enum State {
+        case empty
+        case awaited(CheckedContinuation<Result<Message, any Error>, Never>)
+        case delivered(Result<Message, any Error>)
+        case taken
+    }
+
+    private let state = Locked<State>(.empty)
+
+    /// Hands over the outcome (the registry calls this exactly once).
+    @Sendable func deliver(_ result: Result<Message, any Error>) {
+        let waiter: CheckedContinuation<Result<Message, any Error>, Never>? = state.withLock { state in
+            switch state {
+            case .awaited(let c):
+                state = .taken
+                return c
+            case .empty:
+                state = .delivered(result)
+                return nil
+            case .delivered, .taken:
+                preconditionFailure("a call's outcome was delivered twice")
+            }
+        }
+        waiter?.resume(returning: result)
+    }
+
+    /// The outcome, once delivered.
+    func result() async -> Result<Message, any Error> {
+        await withCheckedContinuation { (c: CheckedContinuation<Result<Message, any Error>, Never>) in
+            let ready: Result<Message, any Error>? = state.withLock { state in
+                switch state {
+                case .delivered(let result):
+                    state = .taken
+                    return result
+                case .empty:
+                    state = .awaited(c)
+                    return nil
+                case .awaited, .taken:
+                    preconditionFailure("a call's outcome was awaited twice")
+                }
+            }
+            if let ready { c.resume(returning: ready) }
+        }
     }
 }

@@ -1,3 +1,4 @@
+import DBus
 public import MeshCoP
 
 extension BorderRouterAgent {
@@ -19,11 +20,65 @@ extension BorderRouterAgent {
         guard let ms = lifetime.wholeMilliseconds else {
             throw failure(operation, .invalidRequest("the lifetime \(lifetime) is not 0…4294967295 ms"))
         }
-        let reply = try await call("ActivateEphemeralKeyMode", [.uint32(ms)])
+        return try ephemeralKey(from: try await call("ActivateEphemeralKeyMode", [.uint32(ms)]))
+    }
+
+    /// Reads `property` and activates a key (as ``activateEphemeralKeyMode(lifetime:)``) in one round
+    /// trip: both calls are sent together and the agent, which handles one message at a time, answers
+    /// the read first, so it sees the state before the key (the baseline of the border-agent counters,
+    /// for example).
+    /// - Returns: the read's outcome and the activation's, each on its own.
+    public func activateEphemeralKeyMode<Value>(lifetime: Duration = .zero, readingFirst property: AgentProperty<Value>) async
+        -> (read: Result<Value, AgentError>, key: Result<EphemeralKey, AgentError>)
+    {
+        let operation = "ActivateEphemeralKeyMode"
+        guard let ms = lifetime.wholeMilliseconds else {
+            let refused = failure(operation, .invalidRequest("the lifetime \(lifetime) is not 0…4294967295 ms"))
+            let value: Result<Value, AgentError>
+            do { value = .success(try await read(property)) } catch { value = .failure(error) }
+            return (value, .failure(refused))
+        }
+        let (read, reply) = await readThenCall(property, "ActivateEphemeralKeyMode", [.uint32(ms)])
+        return (read, reply.flatMap { (reply) -> Result<EphemeralKey, AgentError> in Result { () throws(AgentError) in try ephemeralKey(from: reply) } })
+    }
+
+    /// Reads `property` and deactivates the key (as ``deactivateEphemeralKeyMode(retainActiveSession:)``)
+    /// in one round trip; the agent answers the read first.
+    public func deactivateEphemeralKeyMode<Value>(retainActiveSession: Bool = false, readingFirst property: AgentProperty<Value>) async
+        -> (read: Result<Value, AgentError>, deactivated: Result<Void, AgentError>)
+    {
+        let (read, reply) = await readThenCall(property, "DeactivateEphemeralKeyMode", [.bool(retainActiveSession)])
+        return (read, reply.map { _ in () })
+    }
+
+    /// The key in an `ActivateEphemeralKeyMode` reply.
+    private func ephemeralKey(from reply: [DBusValue]) throws(AgentError) -> EphemeralKey {
+        let operation = "ActivateEphemeralKeyMode"
         let text = try decode(reply.first, as: String.self, operation)
         do { return try EphemeralKey(validating: text) } catch {
             throw failure(operation, .unexpectedReply("the agent's key is not valid: \(error)"))
         }
+    }
+
+    /// `Properties.Get` of `property`, then `member`, sent together (``Connection/callInOrder(_:timeout:)``).
+    private func readThenCall<Value>(_ property: AgentProperty<Value>, _ member: MemberName, _ arguments: [DBusValue]) async
+        -> (Result<Value, AgentError>, Result<[DBusValue], AgentError>)
+    {
+        let command = OutgoingCall(destination: busName, path: objectPath, interface: OTBRNames.interface, member: member, arguments: arguments)
+        let getName = "Get \(property.name)"
+        let results: [Result<[DBusValue], any Error>]
+        do {
+            results = try await connection.callInOrder([getCall(property), command], timeout: callTimeout)
+        } catch {
+            return (
+                .failure(AgentError.from(error, interfaceName: interfaceName, operation: getName)),
+                .failure(AgentError.from(error, interfaceName: interfaceName, operation: member.rawValue))
+            )
+        }
+        let read = results[0].mapError { AgentError.from($0, interfaceName: interfaceName, operation: getName) }
+            .flatMap { (reply) -> Result<Value, AgentError> in Result { () throws(AgentError) in try decodeGet(reply, property) } }
+        let called = results[1].mapError { AgentError.from($0, interfaceName: interfaceName, operation: member.rawValue) }
+        return (read, called)
     }
 
     /// `DeactivateEphemeralKeyMode(b)`: stops the active key. With `retainActiveSession` a commissioner

@@ -5,15 +5,28 @@ extension BorderRouterAgent {
     /// Reads one property with `org.freedesktop.DBus.Properties.Get`.
     /// - Throws: ``AgentError``; for example `NotFound` for `ActiveDatasetTlvs` when there is none.
     public func read<Value>(_ property: AgentProperty<Value>) async throws(AgentError) -> Value {
-        let operation = "Get \(property.name)"
+        let get = getCall(property)
         let reply: [DBusValue]
         do {
             reply = try await connection.call(
-                destination: busName, path: objectPath, interface: .properties, member: "Get",
-                arguments: [.string(OTBRNames.interface.rawValue), .string(property.name)], timeout: callTimeout)
+                destination: get.destination, path: get.path, interface: get.interface, member: get.member, arguments: get.arguments,
+                timeout: callTimeout)
         } catch {
-            throw AgentError.from(error, interfaceName: interfaceName, operation: operation)
+            throw AgentError.from(error, interfaceName: interfaceName, operation: "Get \(property.name)")
         }
+        return try decodeGet(reply, property)
+    }
+
+    /// The `Properties.Get` call that reads `property`.
+    func getCall<Value>(_ property: AgentProperty<Value>) -> OutgoingCall {
+        OutgoingCall(
+            destination: busName, path: objectPath, interface: .properties, member: "Get",
+            arguments: [.string(OTBRNames.interface.rawValue), .string(property.name)])
+    }
+
+    /// `property` from the reply of its `Properties.Get`.
+    func decodeGet<Value>(_ reply: [DBusValue], _ property: AgentProperty<Value>) throws(AgentError) -> Value {
+        let operation = "Get \(property.name)"
         guard let first = reply.first, case .variant(let value) = first else {
             throw failure(operation, .unexpectedReply("Properties.Get returned '\(reply.map(\.type.text).joined())'"))
         }

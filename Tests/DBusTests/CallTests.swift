@@ -143,4 +143,47 @@ import Testing
         #expect(ended)
         #expect(await !c.isConnected)
     }
+
+    @Test func callsInOrderLeaveInOrderAndEachGetsItsOwnOutcome() async throws {
+        actor Arrivals {
+            var seen: [(String, UInt32)] = []
+            func add(_ member: String, _ serial: UInt32) { seen.append((member, serial)) }
+            func clear() { seen = [] }
+        }
+        let arrivals = Arrivals()
+        let recording = Interface(Pair.interface, methods: [
+            Method("Add", inputs: [Argument("a", .int32), Argument("b", .int32)], outputs: [Argument("sum", .int32)]) { call in
+                await arrivals.add("Add", call.message.serial)
+                let a: Int32 = try call.argument(0)
+                let b: Int32 = try call.argument(1)
+                return [.int32(a &+ b)]
+            },
+            Method("Fail") { call in
+                await arrivals.add("Fail", call.message.serial)
+                throw DBusError(ErrorName("io.openthread.Error.Busy"), "busy on purpose")
+            },
+        ])
+        try await withPair([recording]) { pair in
+            func call(_ member: MemberName, _ arguments: [DBusValue] = []) -> OutgoingCall {
+                OutgoingCall(destination: Pair.name, path: Pair.path, interface: Pair.interface, member: member, arguments: arguments)
+            }
+            for _ in 0..<20 {
+                await arrivals.clear()
+                let results = try await pair.client.callInOrder([
+                    call("Add", [.int32(1), .int32(2)]), call("Fail"), call("Add", [.int32(3), .int32(4)]), call("Nope"),
+                ])
+                #expect(results.count == 4)
+                #expect(try results[0].get() == [.int32(3)])
+                #expect(throws: DBusError(ErrorName("io.openthread.Error.Busy"), "busy on purpose")) { try results[1].get() }
+                #expect(try results[2].get() == [.int32(7)])
+                #expect((try? results[3].get()) == nil, "an unknown method fails on its own")
+                // Sent in the order given: the serials the server saw rise with the position.
+                let seen = await arrivals.seen.sorted { $0.1 < $1.1 }.map(\.0)
+                #expect(seen == ["Add", "Fail", "Add"])
+            }
+            // A single call and an empty list work too.
+            #expect(try await pair.client.callInOrder([call("Add", [.int32(2), .int32(2)])]).first?.get() == [.int32(4)])
+            #expect(try await pair.client.callInOrder([]).isEmpty)
+        }
+    }
 }
