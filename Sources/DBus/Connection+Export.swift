@@ -1,3 +1,4 @@
+import TBRFoundation
 extension Connection {
     /// Exports `interfaces` at `path`, replacing whatever was exported there.
     ///
@@ -117,14 +118,31 @@ extension Connection {
     /// Runs `work` for `call` in a task the connection cancels when it closes or is released, then
     /// replies with its result. The task holds the connection weakly: a running handler does not keep
     /// a dropped connection alive.
+    ///
+    /// After ``handleCallsInArrivalOrder()`` the tasks run on one serial executor of the connection's:
+    /// each handler starts, and runs until it first waits, in the order its call arrived.
     func spawn(_ call: MethodCall, _ work: @escaping @Sendable () async throws -> [DBusValue]) {
         let id = nextMethodTaskID
         nextMethodTaskID += 1
-        methodTasks[id] = Task { [weak self] in
+        let body: @Sendable () async -> Void = { [weak self] in
             let result: Result<[DBusValue], any Error>
             do { result = .success(try await work()) } catch { result = .failure(error) }
             await self?.finish(id, call, result)
         }
+        if let arrivalOrder {
+            methodTasks[id] = Task(executorPreference: arrivalOrder, operation: body)
+        } else {
+            methodTasks[id] = Task(operation: body)
+        }
+    }
+
+    /// Makes method handlers start in the order their calls arrived: each runs on one serial executor
+    /// until it first waits (entering an actor, for example), before the next one starts. A server that
+    /// must answer as one that handles a message at a time does (otbr-sim playing otbr-agent: a read
+    /// sent just before a command sees the state before it) calls this before exporting; handlers that
+    /// wait still overlap. Without it handlers start concurrently, in no particular order.
+    public func handleCallsInArrivalOrder() {
+        if arrivalOrder == nil { arrivalOrder = SerialTaskExecutor(label: "tbrd.dbus.handlers") }
     }
 
     /// Waits until every method handler running now has returned and its reply has been handed to

@@ -39,6 +39,8 @@ public actor Connection {
     var objects: [ObjectPath: ExportedObject] = [:]
     var methodTasks: [UInt64: Task<Void, Never>] = [:]
     var nextMethodTaskID: UInt64 = 1
+    /// Where method handlers start, in arrival order, after ``handleCallsInArrivalOrder()``.
+    var arrivalOrder: SerialTaskExecutor?
     var isOpen = true
 
     /// Connects to `bus` and registers with it.

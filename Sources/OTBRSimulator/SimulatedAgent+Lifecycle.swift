@@ -14,6 +14,9 @@ extension SimulatedAgent {
         runtime = RuntimeState(started: clock.now(), borderAgentID: id, epskcEnabled: configuration.epskcEnabledAtStart)
         await applyBuildDefaults()
         let conn = try await Connection(bus: bus, logger: logger.child("dbus"))
+        // otbr-agent handles one D-Bus message at a time: a read sent just before a command sees the
+        // state before it. The simulator's handlers start in arrival order to answer the same way.
+        await conn.handleCallsInArrivalOrder()
         await conn.export(agentInterfaces(), at: interfaceName.objectPath)
         await conn.export([controlInterface()], at: Self.controlPath(interfaceName))
         let reply: NameRequestReply

@@ -26,3 +26,20 @@ public final class DispatchQueueExecutor: SerialExecutor, @unchecked Sendable {
         dispatchPrecondition(condition: .onQueue(queue))
     }
 }
+
+/// A task executor on one serial queue: the tasks that prefer it run their nonisolated code one job at a
+/// time, in the order the jobs were enqueued.
+public final class SerialTaskExecutor: TaskExecutor, @unchecked Sendable {
+    // @unchecked: the only stored property is an immutable, thread-safe DispatchQueue.
+    private let queue: DispatchQueue
+
+    /// An executor on a new serial queue named `label`.
+    public init(label: String) {
+        queue = DispatchQueue(label: label)
+    }
+
+    public func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        queue.async { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
+    }
+}

@@ -87,7 +87,7 @@ import WebSocket
         let python = try Executables.find("python3", package: "python3")
         let server = try TestProcess(python, ["-c", Self.server], directory: directory)
         var port: UInt16?
-        try await eventually("the scripted server listens") {
+        try await eventually("the scripted server listens", timeout: .seconds(20)) {
             guard server.isRunning || !server.stdout.isEmpty else { throw TestKitError("the server exited: \(server.stderr)") }
             port = server.stdout.split(separator: "\n").first.flatMap { UInt16($0) }
             return port != nil

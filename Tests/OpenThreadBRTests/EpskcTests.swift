@@ -164,4 +164,20 @@ import Testing
             #expect(try await telemetry(env).counters?.epskcActivations == 0)
         }
     }
+
+    /// The agent answers calls in the order they came: a read sent together with an activation (or a
+    /// deactivation) sees the counters before it, every time (tbrd's baseline depends on it).
+    @Test func aReadSentWithTheActivationSeesTheCountersBeforeIt() async throws {
+        try await withSimulator { env throws in
+            try await env.formNetwork()
+            for round in 0..<100 {
+                let (read, key) = await env.client.activateEphemeralKeyMode(lifetime: .seconds(60), readingFirst: .borderAgentTelemetry)
+                _ = try key.get()
+                #expect(try read.get().counters?.epskcActivations == UInt32(round), "round \(round): the read saw the activation")
+                let (check, stopped) = await env.client.deactivateEphemeralKeyMode(readingFirst: .borderAgentTelemetry)
+                try stopped.get()
+                #expect(try check.get().counters?.epskcDeactivationClears == UInt32(round), "round \(round): the read saw the deactivation")
+            }
+        }
+    }
 }

@@ -80,7 +80,7 @@ import WebSocket
         let python = try Executables.find("python3", package: "python3")
         let p = try TestProcess(python, ["-c", server, scenario], directory: directory)
         var port: UInt16?
-        try await eventually("the scripted server listens") {
+        try await eventually("the scripted server listens", timeout: .seconds(20)) {
             guard p.isRunning || !p.stdout.isEmpty else { throw TestKitError("the server exited: \(p.stderr)") }
             port = p.stdout.split(separator: "\n").first.flatMap { UInt16($0) }
             return port != nil
