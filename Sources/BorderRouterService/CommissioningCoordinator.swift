@@ -215,7 +215,7 @@ actor CommissioningCoordinator {
 
     private func driveTimer() async {
         while !Task.isCancelled {
-            await Self.sleep(until: wakeUp, clock: clock, wake: wake)
+            await wake.wait(until: wakeUp, clock: clock)
             if Task.isCancelled { return }
             if let due = wakeUp, clock.now() >= due {
                 wakeUp = nil
@@ -224,15 +224,6 @@ actor CommissioningCoordinator {
         }
     }
 
-    /// Returns at `until` (never, when nil), when `wake` is signalled, or when cancelled.
-    private nonisolated static func sleep(until: ContinuousClock.Instant?, clock: any TBRClock, wake: WakeSignal) async {
-        await withTaskGroup(of: Void.self) { group in
-            if let until { group.addTask { try? await clock.sleep(until: until) } }
-            group.addTask { await wake.wait() }
-            _ = await group.next()
-            group.cancelAll()
-        }
-    }
 
     private func wallNow() -> WallTime { WallTime(secondsSinceEpoch: clock.wallTime()) }
 }

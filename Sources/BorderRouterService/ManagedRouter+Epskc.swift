@@ -188,14 +188,7 @@ extension ManagedRouter {
 
     /// Returns at `until` (never, when nil), when ``wake`` is signalled, or when cancelled.
     private nonisolated func waitForWake(until: ContinuousClock.Instant?) async {
-        let clock = self.clock
-        let wake = self.wake
-        await withTaskGroup(of: Void.self) { group in
-            if let until { group.addTask { try? await clock.sleep(until: until) } }
-            group.addTask { await wake.wait() }
-            _ = await group.next()
-            group.cancelAll()
-        }
+        await wake.wait(until: until, clock: clock)
     }
 
     /// Reads `TelemetryData` (which consumes the agent's completed journeys: only this router's driver

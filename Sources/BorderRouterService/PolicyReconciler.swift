@@ -269,7 +269,7 @@ actor PolicyReconciler {
     /// Submits ``PolicyInput/timer`` when the machine's wake-up is due, until the task is cancelled.
     private func driveTimer() async {
         while !Task.isCancelled {
-            await Self.sleep(until: wakeUp, clock: clock, wake: wake)
+            await wake.wait(until: wakeUp, clock: clock)
             if Task.isCancelled { return }
             if let due = wakeUp, clock.now() >= due {
                 wakeUp = nil
@@ -278,13 +278,4 @@ actor PolicyReconciler {
         }
     }
 
-    /// Returns at `until` (never, when nil), when `wake` is signalled, or when cancelled.
-    private nonisolated static func sleep(until: ContinuousClock.Instant?, clock: any TBRClock, wake: WakeSignal) async {
-        await withTaskGroup(of: Void.self) { group in
-            if let until { group.addTask { try? await clock.sleep(until: until) } }
-            group.addTask { await wake.wait() }
-            _ = await group.next()
-            group.cancelAll()
-        }
-    }
 }

@@ -46,4 +46,15 @@ final class WakeSignal: Sendable {
             waiter?.resume()
         }
     }
+
+    /// Returns at `until` on `clock` (never, when nil), when signalled, or when the task is cancelled:
+    /// how the drivers of the sans-IO machines sleep until their machine's next wake-up.
+    func wait(until: ContinuousClock.Instant?, clock: any TBRClock) async {
+        await withTaskGroup(of: Void.self) { group in
+            if let until { group.addTask { try? await clock.sleep(until: until) } }
+            group.addTask { await self.wait() }
+            _ = await group.next()
+            group.cancelAll()
+        }
+    }
 }

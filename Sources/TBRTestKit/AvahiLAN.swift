@@ -168,17 +168,7 @@ public final class AvahiLAN: Sendable {
         }
     }
 
-    private static func deleteNamespace(_ name: String) {
-        guard FileManager.default.fileExists(atPath: "/run/netns/" + name) else { return }
-        let ip = (try? Executables.find("ip", package: "iproute2")) ?? "/usr/sbin/ip"
-        var pid: pid_t = 0
-        let words: [String] = [ip, "netns", "del", name]
-        let argv = words.map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        guard posix_spawn(&pid, ip, nil, nil, argv, environ) == 0 else { return }
-        var status: Int32 = 0
-        waitpid(pid, &status, 0)
-    }
+    private static func deleteNamespace(_ name: String) { NetworkNamespace.delete(name) }
 
     /// Deletes the namespaces of earlier test runs whose process is gone (a run that was killed).
     private static func removeLeftovers() async throws {

@@ -13,45 +13,17 @@ import WebSocket
 /// never taken for the next device's, and it is removed from the fabric.
 @Suite struct AbandonedCommissioningTests {
     static let server = #"""
-        import base64, hashlib, json, socket, struct, sys
-        srv = socket.socket(); srv.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        srv.bind(("127.0.0.1", 0)); srv.listen(1)
-        print(srv.getsockname()[1], flush=True)
-        c, _ = srv.accept()
-        data = b""
-        while b"\r\n\r\n" not in data:
-            data += c.recv(4096)
-        key = [l.split(b":", 1)[1].strip() for l in data.split(b"\r\n") if l.lower().startswith(b"sec-websocket-key")][0]
-        accept = base64.b64encode(hashlib.sha1(key + b"258EAFA5-E914-47DA-95CA-C5AB0DC85B11").digest())
         def send(obj):
-            payload = json.dumps(obj).encode()
-            n = len(payload)
-            head = bytes([0x81]) + (bytes([n]) if n < 126 else bytes([126]) + struct.pack(">H", n))
-            c.sendall(head + payload)
-        def recv_exact(n):
-            out = b""
-            while len(out) < n:
-                chunk = c.recv(n - len(out))
-                if not chunk: raise EOFError
-                out += chunk
-            return out
-        def read_message():
-            b0, b1 = recv_exact(2)
-            n = b1 & 0x7F
-            if n == 126: n = struct.unpack(">H", recv_exact(2))[0]
-            elif n == 127: n = struct.unpack(">Q", recv_exact(8))[0]
-            mask = recv_exact(4)
-            payload = bytes(b ^ mask[i % 4] for i, b in enumerate(recv_exact(n)))
-            return b0 & 0x0F, payload
+            c.sendall(frame(1, json.dumps(obj).encode()))
         def node(n, product):
             return {"node_id": n, "attributes": {"0/40/2": 65521, "0/40/4": product}}
-        c.sendall(b"HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: " + accept + b"\r\n\r\n")
+        c.sendall(hello)
         send({"fabric_id": 1, "compressed_fabric_id": 1, "schema_version": 11, "min_supported_schema_version": 9,
               "sdk_version": "scripted", "wifi_credentials_set": False, "thread_credentials_set": True, "bluetooth_enabled": True})
         commissions = []
         try:
             while True:
-                op, payload = read_message()
+                op, payload = read_frame()
                 if op == 8: break
                 if op != 1: continue
                 message = json.loads(payload)
@@ -83,16 +55,8 @@ import WebSocket
     }
 
     @Test func aNodeAddedLateIsNotTheNextDevicesAndIsRemoved() async throws {
-        let directory = try TemporaryDirectory.make(prefix: "tbrd-mscript")
-        let python = try Executables.find("python3", package: "python3")
-        let server = try TestProcess(python, ["-c", Self.server], directory: directory)
-        var port: UInt16?
-        try await eventually("the scripted server listens", timeout: .seconds(20)) {
-            guard server.isRunning || !server.stdout.isEmpty else { throw TestKitError("the server exited: \(server.stderr)") }
-            port = server.stdout.split(separator: "\n").first.flatMap { UInt16($0) }
-            return port != nil
-        }
-        let commissioner = MatterServerCommissioner(url: try WebSocketURL("ws://127.0.0.1:\(port!)/ws"), connectTimeout: .seconds(10))
+        let (server, port) = try await ScriptedWebSocketServer.start(Self.server)
+        let commissioner = MatterServerCommissioner(url: try WebSocketURL("ws://127.0.0.1:\(port)/ws"), connectTimeout: .seconds(10))
         let reported = Locked<[CommissionerProgress]>([])
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { await commissioner.run() }
