@@ -19,7 +19,8 @@ import MeshCoP
 /// - **Stages**: `queued`, `validated`, `networkSelected`, `credentialsHandedOver`, `commissioning`
 ///   (tbrd's), `nodeAdded`, `interviewed` (the commissioner's), `complete` once the node is recorded,
 ///   or `failed` naming the stage that failed.
-/// - **Ending**: completing waits for every payload; cancelling or expiring fails the queued ones
+/// - **Ending**: completing waits for every payload; cancelling or expiring (only an idle session
+///   expires: one with payloads queued or in flight expires once they have ended) fails the queued ones
 ///   (`failed` at `queued`) and lets the one in flight finish (the commissioner cannot stop it); its
 ///   node, if any, is recorded.
 struct CommissioningSessionMachine: Sendable {
@@ -173,11 +174,13 @@ struct CommissioningSessionMachine: Sendable {
         return end(id, reason: "cancelled", error: "the session was cancelled before its turn", wall: wall) + [schedule()]
     }
 
-    /// The timer: sessions past their expiry end like a cancel.
+    /// The timer: idle sessions past their expiry end like a cancel. A session with payloads queued or
+    /// being commissioned is not abandoned: it expires once they have all ended (a long batch is never
+    /// cut short by the expiry).
     mutating func timerFired(now: Instant, wall: WallTime) -> [CommissioningDirective] {
         var directives: [CommissioningDirective] = []
         for id in sessions.keys.sorted() {
-            guard let session = sessions[id], session.expiresAt <= now else { continue }
+            guard let session = sessions[id], session.expiresAt <= now, session.isSettled else { continue }
             if case .ending = session.state { continue }
             directives += end(id, reason: "expired", error: "the session expired before its turn", wall: wall)
         }
@@ -274,7 +277,7 @@ struct CommissioningSessionMachine: Sendable {
             $0.outcome = CommissioningOutcome(payloadID: ref.payloadID, nodeID: $0.nodeID)
         }
         inFlight = nil
-        return [publish(ref, .complete, wall)] + settle(ref.session, reason: nil) + startNext(now: now, wall: wall)
+        return [publish(ref, .complete, wall)] + settle(ref.session, reason: nil) + startNext(now: now, wall: wall) + [schedule()]
     }
 
     // MARK: the queue
@@ -327,7 +330,7 @@ struct CommissioningSessionMachine: Sendable {
         if inFlight == ref { inFlight = nil }
         var directives = [publish(ref, .failed, wall, error: error, failedStage: stage)] + settle(ref.session, reason: nil)
         if startingNext { directives += startNext(now: now, wall: wall) }
-        return directives
+        return directives + [schedule()]
     }
 
     /// Ends session `id`: its queued payloads fail at `queued` with `error`; it settles once the payload
@@ -362,9 +365,13 @@ struct CommissioningSessionMachine: Sendable {
         return session.waiters.map { .answer($0, session.outcomes) } + [.sessionEnded(id, session.structure, reason: why)]
     }
 
-    /// The timer directive: the earliest expiry of a session not yet ending, or none.
+    /// The timer directive: the earliest expiry of an idle session not yet ending (overdue ones at once),
+    /// or none.
     private func schedule() -> CommissioningDirective {
-        let due = sessions.values.filter { if case .ending = $0.state { false } else { true } }.map(\.expiresAt).min()
+        let due = sessions.values.filter { session in
+            if case .ending = session.state { return false }
+            return session.isSettled
+        }.map(\.expiresAt).min()
         return due.map { .wake(at: $0) } ?? .cancelWake
     }
 

@@ -282,22 +282,25 @@ extension Array where Element == CommissioningDirective {
         #expect(d.contains(.sessionEnded(s, "1", reason: "expired")))
         #expect(d.timer == .cancelWake)
         #expect(throws: HomeError.self) { try h.queue(s, H.code(1)) }
-        // With one in flight and one queued: the queued fails, a complete waiting is answered when the
-        // one in flight ends.
+        // With payloads queued or in flight the session is not abandoned: it does not expire (a long
+        // batch is not cut short); once they have all ended it expires at once if nobody completed it.
         let s2 = try h.open(id: "s2")
         _ = try h.queue(s2, H.code(1))
         _ = try h.queue(s2, H.code(2))
-        #expect(try h.machine.complete(s2, in: "1", structureName: "Home", waiter: 4).answers.isEmpty)
-        h.advance(.seconds(599))
-        #expect(h.machine.timerFired(now: h.now, wall: h.wall).progress.isEmpty)
-        h.advance(.seconds(1))
-        let expired = h.machine.timerFired(now: h.now, wall: h.wall)
-        #expect(expired.progress.map(\.payloadID) == ["2"] && expired.progress.first?.error == "the session expired before its turn")
-        let ref = PayloadRef(session: s2, payloadID: "1")
-        let failed = h.machine.datasetRead(ref, .failure(HomeError(.unavailable, "no router")), now: h.now, wall: h.wall)
-        let answer = try #require(failed.answers.first)
-        #expect(answer.0 == 4 && answer.1.map(\.failedStage) == [.networkSelected, .queued])
-        #expect(failed.contains(.sessionEnded(s2, "1", reason: "expired")))
+        h.advance(.seconds(601))
+        let busy = h.machine.timerFired(now: h.now, wall: h.wall)
+        #expect(busy.progress.isEmpty && !busy.contains(.sessionEnded(s2, "1", reason: "expired")))
+        #expect(busy.timer == .cancelWake)
+        let first = h.machine.datasetRead(PayloadRef(session: s2, payloadID: "1"), .failure(HomeError(.unavailable, "no router")), now: h.now, wall: h.wall)
+        #expect(first.progress.contains { $0.payloadID == "2" && $0.stage == .validated }, "the next payload still runs")
+        #expect(first.timer == .cancelWake)
+        let second = h.machine.datasetRead(PayloadRef(session: s2, payloadID: "2"), .failure(HomeError(.unavailable, "no router")), now: h.now, wall: h.wall)
+        #expect(second.progress.last?.failedStage == .networkSelected)
+        let due = try #require(second.timer)
+        guard case .wake(let at) = due, at <= h.now else { Issue.record("an idle, overdue session is not woken at once: \(due)"); return }
+        let ended = h.machine.timerFired(now: h.now, wall: h.wall)
+        #expect(ended.contains(.sessionEnded(s2, "1", reason: "expired")))
+        #expect(ended.progress.isEmpty, "both payloads had ended already")
     }
 
     @Test func resultsForAPayloadNotInFlightAreIgnored() throws {
