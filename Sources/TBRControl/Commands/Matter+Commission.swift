@@ -37,11 +37,15 @@ extension Matter {
             .option("structure", valueName: "STRUCTURE", help: "The structure to commission into.", required: true),
             .option("network", valueName: "XPANID", help: "The Thread network, by extended PAN ID (16 hex digits)."),
             .flag("on-network", help: "The devices are already on the network: hand over no credentials."),
-            .option("timeout", valueName: "SECONDS", help: "Give up after SECONDS (default 600), cancel the session and exit 75."),
+            .option(
+                "timeout", valueName: "SECONDS",
+                help: "Give up after SECONDS (default 300 per code, at least 600), cancel the session and exit 75."),
             .positional("codes", valueName: "CODE", help: "QR codes (MT:…) or manual pairing codes, one per device.", repeatable: true),
         ]
 
-        static let defaultTimeout = 600.0
+        /// The default bound: tbrd gives each device up to 300 s (`matter-commission-timeout`), so a
+        /// batch gets 300 s per code, and never less than 600 s.
+        static func defaultTimeout(codes: Int) -> Double { max(600, 300 * Double(codes)) }
 
         let structure: String
         let network: String?
@@ -58,14 +62,15 @@ extension Matter {
                 return xpan.description
             }
             onNetwork = values.flag("on-network")
-            timeout = try values.value("timeout") { (word) throws(ArgumentValueError) -> Double in
+            let given = try values.value("timeout") { (word) throws(ArgumentValueError) -> Double in
                 guard let s = Double(word), s > 0, s <= 86_400 else {
                     throw ArgumentValueError("a timeout is a number of seconds above 0, such as 600 or 0.5")
                 }
                 return s
-            } ?? Self.defaultTimeout
+            }
             codes = values.strings("codes")
             if codes.isEmpty { throw UsageError("give at least one CODE (a QR code MT:… or a manual pairing code)") }
+            timeout = given ?? Self.defaultTimeout(codes: codes.count)
         }
 
         func run(in context: CommandContext) async throws -> ExitCode {
