@@ -7,13 +7,12 @@ extension MatterServerCommissioner {
     /// Keeps the connection while the task runs: waits until a call needs one, connects, reads every
     /// message, and when the connection ends fails what waited on it and waits for the next call.
     public func run() async {
-        isRunning = true
         if !connectWaiters.isEmpty { demandContinuation.yield() }
         for await _ in demand {
             guard !connectWaiters.isEmpty, client == nil else { continue }
             await serveOneConnection()
         }
-        isRunning = false
+        hasStopped = true
         let closing = client
         client = nil
         failEverything(CommissionerError(.unavailable, "tbrd's connection to \(server) is stopping"))
@@ -24,7 +23,7 @@ extension MatterServerCommissioner {
     /// - Throws: ``CommissionerError`` `unavailable` when none can be made; `CancellationError`.
     func connection() async throws -> WebSocketClient {
         if let client { return client }
-        guard isRunning else { throw CommissionerError(.unavailable, "tbrd's connection to \(server) is not running") }
+        guard !hasStopped else { throw CommissionerError(.unavailable, "tbrd's connection to \(server) has stopped") }
         nextToken += 1
         let token = nextToken
         return try await withTaskCancellationHandler {

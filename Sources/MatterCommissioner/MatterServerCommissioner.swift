@@ -34,7 +34,9 @@ public actor MatterServerCommissioner: Commissioner {
     var client: WebSocketClient?
     /// The server's information, as it last sent it.
     public internal(set) var serverInfo: JSONValue?
-    var isRunning = false
+    /// Whether ``run()`` has ended: calls made before it starts wait for it (tbrd's calls can arrive
+    /// before its service group has started the connection's task); calls after it has ended fail.
+    var hasStopped = false
     /// Calls waiting for a connection, by token.
     var connectWaiters: [UInt64: CheckedContinuation<WebSocketClient, any Error>] = [:]
     /// Commands sent and their answers, by message id.

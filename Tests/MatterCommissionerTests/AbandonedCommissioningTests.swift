@@ -84,4 +84,20 @@ import WebSocket
         }
         await server.terminate()
     }
+
+    /// tbrd's service group may start the connection's task after the first call arrives: that call
+    /// waits for it instead of failing.
+    @Test func aCallMadeBeforeTheConnectionTaskStartsWaitsForIt() async throws {
+        let (server, port) = try await ScriptedWebSocketServer.start(Self.server)
+        let commissioner = MatterServerCommissioner(url: try WebSocketURL("ws://127.0.0.1:\(port)/ws"), connectTimeout: .seconds(10))
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await commissioner.checkAvailable(timeout: .seconds(20)) }
+            try await Task.sleep(for: .milliseconds(200))
+            group.addTask { await commissioner.run() }
+            try await group.next()
+            group.cancelAll()
+        }
+        #expect(server.stdout.contains("command server_info"))
+        await server.terminate()
+    }
 }
