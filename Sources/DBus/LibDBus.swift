@@ -1,5 +1,5 @@
 internal import CDBus
-internal import Glibc
+internal import TBRFoundation
 
 /// libdbus-1, opened with `dlopen` the first time a connection needs it rather than linked.
 ///
@@ -14,27 +14,24 @@ enum LibDBus {
     static let libraryNames = ["libdbus-1.so.3", "libdbus-1.so"]
 
     /// The library, opened once per process (a lazy, thread-safe `static let`); never closed.
-    private static let handle: Result<Handle, DBusError> = {
-        for name in libraryNames {
-            if let pointer = dlopen(name, RTLD_NOW | RTLD_LOCAL) { return .success(Handle(pointer: pointer)) }
+    private static let library: Result<SharedLibrary, DBusError> = {
+        do { return .success(try SharedLibrary.open(libraryNames)) } catch {
+            return .failure(DBusError(.failed, "\(error); install libdbus-1-3"))
         }
-        let why = dlerror().map { String(cString: $0) } ?? "not found"
-        return .failure(DBusError(.failed, "cannot load libdbus (\(why)); install libdbus-1-3"))
     }()
-
-    /// The `dlopen` handle: never closed, so it may be shared.
-    private struct Handle: @unchecked Sendable { let pointer: UnsafeMutableRawPointer }
 
     /// Opens libdbus if it is not yet open.
     /// - Throws: ``DBusError`` naming the library when it cannot be loaded.
-    static func available() throws(DBusError) { _ = try handle.get() }
+    static func available() throws(DBusError) { _ = try library.get() }
 
     /// `name` from the loaded library. Only reached after ``available()`` succeeded; a function missing
     /// from a library that loaded is a broken installation and traps with its name.
     private static func symbol<T>(_ name: String) -> T {
-        guard case .success(let handle) = handle else { preconditionFailure("libdbus is used before LibDBus.available() succeeded") }
-        guard let address = dlsym(handle.pointer, name) else { preconditionFailure("libdbus-1 has no \(name): libdbus 1.12 or later is needed") }
-        return unsafeBitCast(address, to: T.self)
+        guard case .success(let library) = library else { preconditionFailure("libdbus is used before LibDBus.available() succeeded") }
+        guard let function = library.symbol(name, as: T.self) else {
+            preconditionFailure("libdbus-1 has no \(name): libdbus 1.12 or later is needed")
+        }
+        return function
     }
 
     static let bus_get_private: tbrd_dbus_bus_get_private_fn = symbol("dbus_bus_get_private")

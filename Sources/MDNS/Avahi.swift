@@ -1,5 +1,5 @@
 internal import CAvahiClient
-internal import Glibc
+internal import TBRFoundation
 
 /// libavahi-client, opened with `dlopen` when the first client is created rather than linked: loading
 /// it costs every process that links it (every `tbrctl` command) a fraction of a millisecond, and only
@@ -54,20 +54,13 @@ enum Avahi {
     }
 
     private static func load() -> Result<API, MDNSError> {
-        var handle: UnsafeMutableRawPointer?
-        for name in libraryNames {
-            handle = dlopen(name, RTLD_NOW | RTLD_LOCAL)
-            if handle != nil { break }
-        }
-        guard let handle else {
-            let why = dlerror().map { String(cString: $0) } ?? "not found"
-            return .failure(MDNSError.library("cannot load \(libraryNames[0]): \(why) (install libavahi-client3)"))
+        let library: SharedLibrary
+        do { library = try SharedLibrary.open(libraryNames) } catch {
+            return .failure(MDNSError.library("\(error) (install libavahi-client3)"))
         }
         func symbol<T>(_ name: String, as _: T.Type) throws(MDNSError) -> T {
-            guard let address = dlsym(handle, name) else {
-                throw MDNSError.library("libavahi-client has no \(name)")
-            }
-            return unsafeBitCast(address, to: T.self)
+            guard let function = library.symbol(name, as: T.self) else { throw MDNSError.library("libavahi-client has no \(name)") }
+            return function
         }
         do throws(MDNSError) {
             return .success(

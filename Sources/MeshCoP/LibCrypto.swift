@@ -1,6 +1,6 @@
 // The only file that touches OpenSSL: the CSPRNG, AES-CMAC and SHA-1. Nothing from C leaves it.
 internal import CLibCrypto
-internal import Glibc
+internal import TBRFoundation
 
 /// OpenSSL's libcrypto, reduced to what MeshCoP needs.
 ///
@@ -42,20 +42,15 @@ package enum LibCrypto {
     static func loaded() throws(CryptoError) -> API { try api.get() }
 
     private static func load() -> Result<API, CryptoError> {
-        var handle: UnsafeMutableRawPointer?
-        for name in libraryNames {
-            handle = dlopen(name, RTLD_NOW | RTLD_LOCAL)
-            if handle != nil { break }
-        }
-        guard let handle else {
-            let why = dlerror().map { String(cString: $0) } ?? "not found"
-            return .failure(CryptoError(function: "dlopen(\(libraryNames[0]))", detail: "\(why) (install libssl3)"))
+        let library: SharedLibrary
+        do { library = try SharedLibrary.open(libraryNames) } catch {
+            return .failure(CryptoError(function: "dlopen(\(error.library))", detail: "\(error.reason) (install libssl3)"))
         }
         func symbol<T>(_ name: String, as _: T.Type) throws(CryptoError) -> T {
-            guard let address = dlsym(handle, name) else {
+            guard let function = library.symbol(name, as: T.self) else {
                 throw CryptoError(function: "dlsym(\(name))", detail: "libcrypto has no \(name); OpenSSL 3 is needed")
             }
-            return unsafeBitCast(address, to: T.self)
+            return function
         }
         do throws(CryptoError) {
             return .success(
