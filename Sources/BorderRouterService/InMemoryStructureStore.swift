@@ -1,6 +1,6 @@
 public import DeviceModel
 import Synchronization
-import TBRFoundation
+public import TBRFoundation
 
 /// Structures and their settings kept in memory: the default ``DeviceModel/StructureStore`` of a
 /// ``BorderRouterService`` (tbrd backs the protocol with SQLite). A router belongs to at most one

@@ -1,3 +1,4 @@
+public import TBRFoundation
 /// What a border router backend does for the traits: the seam between the device model (no I/O) and
 /// the service that talks to otbr-agent.
 ///

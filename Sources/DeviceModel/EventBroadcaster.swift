@@ -1,5 +1,5 @@
 import Synchronization
-import TBRFoundation
+public import TBRFoundation
 
 /// Delivers each event to every current subscriber, each through its own bounded ``EventStream``.
 ///

@@ -1,3 +1,4 @@
+public import TBRFoundation
 /// Where structures, their ``ThreadNetworkSettingsTrait`` settings (the desired policy) and the policy's
 /// state on each router are kept.
 ///

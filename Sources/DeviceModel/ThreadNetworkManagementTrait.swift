@@ -1,3 +1,4 @@
+public import TBRFoundation
 /// Manages a border router's Thread network: ePSKc for credential sharing, joining and leaving
 /// networks, and the network it is on (Google Home API `ThreadNetworkManagementTrait`).
 ///

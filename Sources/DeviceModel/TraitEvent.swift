@@ -1,3 +1,4 @@
+public import TBRFoundation
 /// One event type of a trait: whether the device can emit it, and a stream of its occurrences.
 ///
 /// ```swift

@@ -1,4 +1,4 @@
-import TBRFoundation
+public import TBRFoundation
 
 /// One browse: its table, its stream, and the Avahi objects of the current connection.
 struct Browse {

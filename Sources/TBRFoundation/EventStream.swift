@@ -1,20 +1,21 @@
 import Synchronization
 
-/// The events of one subscription, in the order they happened, as an `AsyncSequence`.
+/// The events of one subscription, in the order they happened, as an `AsyncSequence`: the stream the
+/// device model's traits, the service's broadcasts and the mDNS browses hand out.
 ///
 /// Buffering: up to ``bufferLimit`` events wait for a slow consumer; when the buffer is full, newer
 /// events are dropped and counted in ``droppedCount`` (so a consumer can tell it missed some and catch
-/// up from the journal). The stream ends when its source goes away (the service stops); cancelling the
+/// up, from the journal for example). The stream ends when its source goes away; cancelling the
 /// iterating task ends it too.
 public struct EventStream<Element: Sendable>: AsyncSequence, Sendable {
     public typealias Failure = Never
 
-    let base: AsyncStream<Element>
-    let drops: DropCounter
+    private let base: AsyncStream<Element>
+    private let drops: DropCounter
     /// How many undelivered events the buffer holds before dropping.
     public let bufferLimit: Int
 
-    init(base: AsyncStream<Element>, drops: DropCounter, bufferLimit: Int) {
+    package init(base: AsyncStream<Element>, drops: DropCounter, bufferLimit: Int) {
         self.base = base
         self.drops = drops
         self.bufferLimit = bufferLimit
@@ -40,8 +41,9 @@ public struct EventStream<Element: Sendable>: AsyncSequence, Sendable {
 }
 
 /// A thread-safe count of dropped events.
-final class DropCounter: Sendable {
+package final class DropCounter: Sendable {
     private let value = Atomic<Int>(0)
-    var count: Int { value.load(ordering: .relaxed) }
-    func increment() { value.add(1, ordering: .relaxed) }
+    package init() {}
+    package var count: Int { value.load(ordering: .relaxed) }
+    package func increment() { value.add(1, ordering: .relaxed) }
 }
