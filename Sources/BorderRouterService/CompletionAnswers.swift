@@ -1,4 +1,4 @@
-import Synchronization
+import TBRFoundation
 
 /// Where `complete` calls wait for their session's outcomes: an answer may come before its caller
 /// waits (it is kept), and a caller that is cancelled stops waiting (its later answer is dropped).
@@ -8,7 +8,7 @@ final class CompletionAnswers: Sendable {
         case waiting(CheckedContinuation<[CommissioningOutcome], any Error>)
     }
 
-    private let slots = Mutex<[CompletionWaiter: Slot]>([:])
+    private let slots = Locked<[CompletionWaiter: Slot]>([:])
 
     /// Delivers `outcomes` to `waiter` (now, or when it waits).
     func deliver(_ outcomes: [CommissioningOutcome], to waiter: CompletionWaiter) {

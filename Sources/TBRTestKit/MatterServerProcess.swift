@@ -32,9 +32,9 @@ public final class MatterServerProcess: Sendable {
     public var url: String { "ws://127.0.0.1:\(port)/ws" }
     let directory: URL
     let venv: String
-    let server = Mutex<TestProcess?>(nil)
+    let server = Locked<TestProcess?>(nil)
     let relay: TestProcess
-    let logs = Mutex<String>("")
+    let logs = Locked<String>("")
     private static let counter = Atomic<Int>(0)
 
     private init(namespace: String, port: UInt16, directory: URL, venv: String, relay: TestProcess) {

@@ -1,7 +1,7 @@
 import DBus
 import Foundation
 import MatterOnboarding
-import Synchronization
+import TBRFoundation
 import TBRDBusAPI
 import TBRTestKit
 import Testing
@@ -87,7 +87,7 @@ struct CommissioningRig {
 
 /// The `CommissioningProgress` signals received so far.
 final class ProgressLog: Sendable {
-    private let received = Mutex<[CommissioningProgressSignal]>([])
+    private let received = Locked<[CommissioningProgressSignal]>([])
 
     /// Collects what `signals` delivers, in a task of its own that ends with the stream (the test's
     /// connection closing ends it).
