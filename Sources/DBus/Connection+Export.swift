@@ -124,10 +124,13 @@ extension Connection {
     func spawn(_ call: MethodCall, _ work: @escaping @Sendable () async throws -> [DBusValue]) {
         let id = nextMethodTaskID
         nextMethodTaskID += 1
+        let decided = decidedReplies
         let body: @Sendable () async -> Void = { [weak self] in
             let result: Result<[DBusValue], any Error>
             do { result = .success(try await work()) } catch { result = .failure(error) }
-            await self?.finish(id, call, result)
+            // Decided: a close from now on sends it before it closes (see flushDecidedReplies).
+            decided.withLock { $0[id] = (call, result) }
+            await self?.finish(id)
         }
         if let arrivalOrder {
             methodTasks[id] = Task(executorPreference: arrivalOrder, operation: body)
@@ -151,8 +154,24 @@ extension Connection {
         for task in Array(methodTasks.values) { await task.value }
     }
 
-    private func finish(_ id: UInt64, _ call: MethodCall, _ result: Result<[DBusValue], any Error>) {
+    private func finish(_ id: UInt64) {
         methodTasks[id] = nil
+        guard let (call, result) = decidedReplies.withLock({ $0.removeValue(forKey: id) }) else { return }
+        send(call, result)
+    }
+
+    /// Sends the replies of handlers that have returned but whose task has not yet handed the reply to
+    /// the connection, in the order the calls were made: a server that closes right after answering
+    /// (otbr-sim playing a crash, or the agent's exit after `LeaveNetwork`) still delivers the answer.
+    func flushDecidedReplies() {
+        let ready = decidedReplies.withLock { replies in
+            defer { replies.removeAll() }
+            return replies.sorted { $0.key < $1.key }.map(\.value)
+        }
+        for (call, result) in ready { send(call, result) }
+    }
+
+    private func send(_ call: MethodCall, _ result: Result<[DBusValue], any Error>) {
         switch result {
         case .success(let values): reply(call, values)
         case .failure(let error as DBusError): replyError(call, error.name, error.message)

@@ -39,6 +39,8 @@ public actor Connection {
     var objects: [ObjectPath: ExportedObject] = [:]
     var methodTasks: [UInt64: Task<Void, Never>] = [:]
     var nextMethodTaskID: UInt64 = 1
+    /// Replies whose handler has returned, until its task hands them over (``flushDecidedReplies()``).
+    nonisolated let decidedReplies = Locked<[UInt64: (MethodCall, Result<[DBusValue], any Error>)]>([:])
     /// Where method handlers start, in arrival order, after ``handleCallsInArrivalOrder()``.
     var arrivalOrder: SerialTaskExecutor?
     var isOpen = true
@@ -87,9 +89,11 @@ public actor Connection {
     /// Whether the connection is still open (not closed and not disconnected by the bus).
     public var isConnected: Bool { isOpen && handle.isConnected }
 
-    /// Closes the connection: outstanding calls fail with `Disconnected`, signal streams finish,
-    /// running method handlers are cancelled, exported objects and names disappear. Idempotent.
+    /// Closes the connection: replies already decided are sent, outstanding calls fail with
+    /// `Disconnected`, signal streams finish, running method handlers are cancelled, exported objects and
+    /// names disappear. Idempotent.
     public func close() {
+        if isOpen { flushDecidedReplies() }
         shutDown(reason: .disconnected("the connection was closed"))
         handle.close()
     }
