@@ -8,12 +8,18 @@ public struct CommissionedNode: Hashable, Sendable {
     public var vendorID: UInt16?
     /// Its product ID (BasicInformation, attribute 0/40/4), when the interview read it.
     public var productID: UInt16?
+    /// Its NodeLabel (BasicInformation, attribute 0/40/5), when the interview read one that is not empty.
+    public var label: String?
+    /// Whether the commissioner has a live connection to it (python-matter-server's `available`).
+    public var isAvailable: Bool
 
     /// A node as given.
-    public init(nodeID: NodeID, vendorID: UInt16?, productID: UInt16?) {
+    public init(nodeID: NodeID, vendorID: UInt16?, productID: UInt16?, label: String? = nil, isAvailable: Bool = true) {
         self.nodeID = nodeID
         self.vendorID = vendorID
         self.productID = productID
+        self.label = label
+        self.isAvailable = isAvailable
     }
 }
 

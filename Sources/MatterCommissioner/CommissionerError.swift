@@ -28,6 +28,11 @@ public struct CommissionerError: Error, Hashable, Sendable, CustomStringConverti
     public var stage: CommissioningStage?
     /// python-matter-server's `error_code`, when it sent one.
     public var serverCode: Int?
+    /// The command was sent and its answer never came (a timeout, a lost connection): the commissioner
+    /// may still have done it.
+    public var isOutcomeUnknown: Bool {
+        kind == .timedOut || kind == .connectionLost
+    }
 
     /// An error of `kind`.
     public init(_ kind: Kind, _ message: String, stage: CommissioningStage? = nil, serverCode: Int? = nil) {

@@ -38,8 +38,7 @@ extension MatterServerCommissioner {
         }
     }
 
-    /// Connects, says hello (`start_listening`), hands the connection to the calls waiting, and reads
-    /// until it ends.
+    /// Connects, hands the connection to the calls waiting, and reads until it ends.
     private func serveOneConnection() async {
         let connected: (WebSocketClient, JSONValue)
         do {
@@ -53,18 +52,6 @@ extension MatterServerCommissioner {
         }
         let (client, info) = connected
         serverInfo = info
-        nextToken += 1
-        let listen = String(nextToken)
-        unawaited.insert(listen)
-        do {
-            try await client.send(text: MatterServerMessage.command(id: listen, "start_listening", [:]))
-        } catch {
-            logger.warning("python-matter-server closed the connection at once", [("url", url.description), ("error", error.description)])
-            let waiting = connectWaiters
-            connectWaiters.removeAll()
-            for c in waiting.values { c.resume(throwing: CommissionerError(.unavailable, "\(server) closed the connection at once: \(error)")) }
-            return
-        }
         self.client = client
         logger.info(
             "connected to python-matter-server",
@@ -90,24 +77,12 @@ extension MatterServerCommissioner {
                 break
             }
             handle(text)
-            while !orphans.isEmpty {
-                let node = orphans.removeFirst()
-                nextToken += 1
-                let id = String(nextToken)
-                unawaited.insert(id)
-                do {
-                    try await client.send(text: MatterServerMessage.command(id: id, "remove_node", ["node_id": .uint(node.rawValue)]))
-                } catch {
-                    logger.warning("could not ask python-matter-server to remove a node", [("node", node.description), ("error", error.description)])
-                }
-            }
         }
         if self.client === client { self.client = nil }
         await client.close()
-        unawaited.removeAll()
         // Answers to this connection's commands never come now.
         commissionCommands.removeAll()
-        abandonedCommissions.removeAll()
+        givenUp.removeAll()
         logger.notice("the connection to python-matter-server ended; the next call connects again", [("url", url.description), ("why", why)])
         failEverything(CommissionerError(.connectionLost, "the connection to \(server) ended: \(why)"))
     }
@@ -128,6 +103,10 @@ extension MatterServerCommissioner {
                     else {
                         await client.close()
                         throw CommissionerError(.unavailable, "\(server) did not greet with its server information")
+                    }
+                    if let refusal = Self.schemaProblem(info, server: server) {
+                        await client.close()
+                        throw refusal
                     }
                     return (client, info)
                 } catch let error as CommissionerError {
@@ -162,22 +141,23 @@ extension MatterServerCommissioner {
         case .error(let id, let code, let details):
             let words = "\(server): \(MatterServerMessage.meaning(of: code)) (error \(code))" + (details.isEmpty ? "" : ": \(details)")
             answer(id, .failure(CommissionerError(.refused, words, serverCode: code)))
-        case .event(let name, let data):
-            event(name, data)
+        case .event:
+            // Never asked for (no start_listening): and an event could come from anyone's request.
+            break
         case .serverInfo(let info):
             serverInfo = info
         }
     }
 
     private func answer(_ id: String, _ result: Result<JSONValue, CommissionerError>) {
-        commissionCommands.remove(id)
-        if abandonedCommissions.remove(id) != nil {
-            if case .success(let value) = result, let node = Self.node(from: value) { disown(node.nodeID) }
-            return
-        }
-        if unawaited.remove(id) != nil {
-            if case .failure(let error) = result {
-                logger.warning("python-matter-server refused start_listening: node events will not arrive", [("error", error.message)])
+        commissionCommands[id] = nil
+        if let reference = givenUp.removeValue(forKey: id) {
+            // The evidence is the answer to tbrd's own command, but its payload has already failed with
+            // an unknown outcome: the node is left unclaimed for a person to adopt, never removed.
+            if case .success(let value) = result, let node = Self.node(from: value) {
+                logger.notice(
+                    "python-matter-server finished a commissioning tbrd had given up on; the node is unclaimed (tbrctl matter nodes --unclaimed)",
+                    [("payload", reference), ("node", node.nodeID.description)])
             }
             return
         }
@@ -191,35 +171,25 @@ extension MatterServerCommissioner {
         }
     }
 
-    private func event(_ name: String, _ data: JSONValue) {
-        switch name {
-        case "node_added":
-            guard let node = Self.node(from: data) else { return }
-            if !abandonedCommissions.isEmpty || disowned.contains(node.nodeID) {
-                disown(node.nodeID)
-            } else if var current, current.reported == nil {
-                current.reported = node.nodeID
-                self.current = current
-                current.progress(.nodeAdded(node.nodeID))
-                current.progress(.interviewed(vendorID: node.vendorID, productID: node.productID))
-            } else if abandonedOnLostConnection {
-                abandonedOnLostConnection = false
-                disown(node.nodeID)
-            }
-        case "server_info_updated":
-            serverInfo = data
-        default:
-            break
+    /// Why tbrd cannot talk to a server that greeted with `info`, or nil: its schema is older than the one
+    /// tbrd speaks, or it no longer supports that one (python-matter-server's own client refuses the same).
+    static func schemaProblem(_ info: JSONValue, server: String) -> CommissionerError? {
+        guard let schema = info["schema_version"]?.int64 else {
+            return CommissionerError(.unavailable, "\(server) greeted without a schema_version: it is not a python-matter-server tbrd knows")
         }
-    }
-
-    /// A node added by a commissioning this side gave up on: removed from the fabric once.
-    private func disown(_ node: NodeID) {
-        guard disowned.insert(node).inserted else { return }
-        logger.notice(
-            "python-matter-server added a node after tbrd gave up on its commissioning; removing it from the fabric",
-            [("node", node.description)])
-        orphans.append(node)
+        let sdk = info["sdk_version"]?.string.map { ", SDK \($0)" } ?? ""
+        if schema < schemaVersion {
+            return CommissionerError(
+                .unavailable,
+                "\(server) speaks schema \(schema)\(sdk), older than the schema \(schemaVersion) tbrd speaks: upgrade python-matter-server")
+        }
+        if let minimum = info["min_supported_schema_version"]?.int64, minimum > schemaVersion {
+            return CommissionerError(
+                .unavailable,
+                "\(server) speaks schema \(schema)\(sdk) and no longer supports the schema \(schemaVersion) tbrd speaks "
+                    + "(it needs \(minimum) or later): upgrade tbrd")
+        }
+        return nil
     }
 
     /// Fails every call waiting for a connection or an answer with `error`.

@@ -7,20 +7,23 @@ public import WebSocket
 /// python-matter-server (the Matter controller Home Assistant runs) as tbrd's commissioner, over its
 /// WebSocket API (schema 11; `../shared/reference/matter-server.md`).
 ///
-/// One connection, made when a call needs it and kept while it lasts; ``run()`` reads it (results,
-/// errors, events after `start_listening`). Every command is bounded by its timeout. When the connection
-/// goes away (the server stops, crashes or restarts) the calls waiting fail with `connectionLost`, and the
-/// next call connects again. The server reports no progress while it commissions; this client reports
-/// ``CommissionerProgress/nodeAdded(_:)`` and ``CommissionerProgress/interviewed(vendorID:productID:)``
-/// from its `node_added` event (sent once the server has interviewed the new node) or, failing that,
-/// from the command's result.
+/// One connection, made when a call needs it and kept while it lasts; ``run()`` reads it (results and
+/// errors of tbrd's commands). Every command is bounded by its timeout. When the connection goes away
+/// (the server stops, crashes or restarts) the calls waiting fail with `connectionLost`, and the next call
+/// connects again. A server whose schema is older than the one tbrd speaks is refused by name and
+/// version.
 ///
-/// A commissioning this side gave up on (timed out) keeps running in the server, which cannot stop it;
-/// if it later adds a node anyway, the node is removed from the fabric (`remove_node`), so that no node
-/// tbrd does not record stays on it, and it is never taken for the node of the commissioning after it
-/// (the server finishes the abandoned one first).
+/// The server is usually shared with other controllers, so this client acts only on evidence that names
+/// its own request: a node is tbrd's when the result of tbrd's `commission_with_code` names it. It does
+/// not listen to the server's events at all (`start_listening` is never sent): a `node_added` can come
+/// from anyone. A commissioning whose answer never came (timed out, connection lost) fails with an
+/// unknown outcome and nothing is removed: the node the server may still add is left for a person to
+/// adopt or leave alone. A late answer to a command given up on is only logged, with the node it names.
 public actor MatterServerCommissioner: Commissioner {
     public nonisolated let backendName = "matter-server"
+    /// The schema tbrd speaks (python-matter-server 8's `SCHEMA_VERSION`): a server older than this is
+    /// refused, as is one whose `min_supported_schema_version` is above it.
+    public static let schemaVersion: Int64 = 11
     /// Where the server listens (`ws://127.0.0.1:5580/ws` by default).
     public nonisolated let url: WebSocketURL
     let clock: any TBRClock
@@ -41,22 +44,12 @@ public actor MatterServerCommissioner: Commissioner {
     var connectWaiters: [UInt64: CheckedContinuation<WebSocketClient, any Error>] = [:]
     /// Commands sent and their answers, by message id.
     var replies: [String: ReplySlot] = [:]
-    /// Commands whose answer nobody waits for (`start_listening`).
-    var unawaited: Set<String> = []
+    /// The `commission_with_code` commands whose answer is awaited: message id → the request's reference.
+    var commissionCommands: [String: String] = [:]
+    /// `commission_with_code` commands given up on (timed out) on a connection still up: message id → the
+    /// request's reference. Their late answer is logged, never acted on.
+    var givenUp: [String: String] = [:]
     var nextToken: UInt64 = 0
-    /// The commissioning under way: where its progress goes, and the node its event reported.
-    var current: (progress: @Sendable (CommissionerProgress) -> Void, reported: NodeID?)?
-    /// The message ids of `commission_with_code` commands whose answer is awaited.
-    var commissionCommands: Set<String> = []
-    /// The message ids of `commission_with_code` commands this side gave up on (timed out) while the
-    /// connection stayed up: the server still runs them, one at a time before the next, so a node it
-    /// adds while one is outstanding is theirs, not the commissioning under way.
-    var abandonedCommissions: Set<String> = []
-    /// A commissioning given up on when its connection was lost may still add a node, on the next one.
-    var abandonedOnLostConnection = false
-    /// Nodes added by a commissioning given up on, to remove from the fabric (each once).
-    var orphans: [NodeID] = []
-    var disowned: Set<NodeID> = []
     nonisolated let demand: AsyncStream<Void>
     nonisolated let demandContinuation: AsyncStream<Void>.Continuation
 
@@ -97,30 +90,29 @@ public actor MatterServerCommissioner: Commissioner {
     public func commission(
         _ request: CommissioningRequest, timeout: Duration, progress: @escaping @Sendable (CommissionerProgress) -> Void
     ) async throws(CommissionerError) -> CommissionedNode {
-        abandonedOnLostConnection = false
-        current = (progress, nil)
-        defer { current = nil }
         let result: JSONValue
         do {
             result = try await command(
-                "commission_with_code", ["code": .string(request.code), "network_only": .bool(request.onNetwork)], timeout: timeout)
+                "commission_with_code", ["code": .string(request.code), "network_only": .bool(request.onNetwork)], timeout: timeout,
+                reference: request.reference)
         } catch {
-            // A timed-out command's id is in abandonedCommissions already (see abandonReply).
-            if error.kind == .connectionLost { abandonedOnLostConnection = true }
             var failure = error
             if error.serverCode == 2 { failure.stage = .interviewed }
             if error.kind == .connectionLost {
-                failure.message = "the connection to \(server) was lost while it commissioned the device (\(error.message)); the next payload connects again"
+                failure.message = "the connection to \(server) was lost while it commissioned the device (\(error.message))"
+            }
+            if error.isOutcomeUnknown {
+                failure.message += "; outcome unknown: the server may still add the device ('tbrctl matter nodes --unclaimed' "
+                    + "then lists it, for 'tbrctl matter adopt')"
             }
             throw failure
         }
+        // The server sends the node once it has commissioned and interviewed it: both stages at once.
         guard let node = Self.node(from: result) else {
             throw CommissionerError(.invalidResponse, "\(server) answered commission_with_code without a node ID", stage: .nodeAdded)
         }
-        if current?.reported == nil {
-            progress(.nodeAdded(node.nodeID))
-            progress(.interviewed(vendorID: node.vendorID, productID: node.productID))
-        }
+        progress(.nodeAdded(node.nodeID))
+        progress(.interviewed(vendorID: node.vendorID, productID: node.productID))
         return node
     }
 
@@ -137,18 +129,63 @@ public actor MatterServerCommissioner: Commissioner {
         _ = try await command("remove_node", ["node_id": .uint(node.rawValue)], timeout: timeout)
     }
 
+    public func writeNodeLabel(_ node: NodeID, _ label: String, timeout: Duration) async throws(CommissionerError) {
+        let result = try await command(
+            "write_attribute", ["node_id": .uint(node.rawValue), "attribute_path": .string(Self.nodeLabelPath), "value": .string(label)],
+            timeout: timeout)
+        // One status per path written (`[{"Path": …, "Status": 0}]`); the server answers null for its
+        // imported test nodes, which it writes nowhere.
+        for entry in result.array ?? [] {
+            guard let status = entry["Status"]?.int64 else {
+                throw CommissionerError(.invalidResponse, "\(server) answered write_attribute without a status")
+            }
+            guard status == 0 else {
+                throw CommissionerError(.refused, "node \(node) refused the node label: \(Self.interactionStatus(status))")
+            }
+        }
+    }
+
+    public func isReachable(_ node: NodeID, timeout: Duration) async throws(CommissionerError) -> Bool {
+        // `{address: answered}` for each address the server knows for the node.
+        let result = try await command("ping_node", ["node_id": .uint(node.rawValue)], timeout: timeout)
+        guard case .object(let addresses) = result else {
+            throw CommissionerError(.invalidResponse, "\(server) answered ping_node with something other than an object")
+        }
+        return addresses.values.contains(.bool(true))
+    }
+
     public func nodes(timeout: Duration) async throws(CommissionerError) -> [CommissionedNode] {
         let result = try await command("get_nodes", [:], timeout: timeout)
         return (result.array ?? []).compactMap(Self.node(from:))
     }
 
-    /// A node object of the server: `node_id`, and BasicInformation's vendor (0/40/2) and product
-    /// (0/40/4) IDs from its interviewed attributes.
+    /// BasicInformation's NodeLabel, as the server spells an attribute path.
+    static let nodeLabelPath = "0/40/5"
+
+    /// A node object of the server: `node_id`, `available`, and BasicInformation's vendor (0/40/2),
+    /// product (0/40/4) and label (0/40/5) from its interviewed attributes.
     static func node(from value: JSONValue) -> CommissionedNode? {
         guard let id = value["node_id"]?.uint64 else { return nil }
         let attributes = value["attributes"]
         func id16(_ key: String) -> UInt16? { attributes?[key]?.uint64.flatMap { UInt16(exactly: $0) } }
-        return CommissionedNode(nodeID: NodeID(id), vendorID: id16("0/40/2"), productID: id16("0/40/4"))
+        let label = attributes?[nodeLabelPath]?.string.flatMap { $0.isEmpty ? nil : $0 }
+        return CommissionedNode(
+            nodeID: NodeID(id), vendorID: id16("0/40/2"), productID: id16("0/40/4"), label: label,
+            isAvailable: value["available"] == .bool(true))
+    }
+
+    /// An Interaction Model status (Matter Core Specification, section 8.10) in words.
+    static func interactionStatus(_ status: Int64) -> String {
+        let hex = "0x" + String(status, radix: 16)
+        switch status {
+        case 0x7E: return "unsupported access (status \(hex))"
+        case 0x86: return "unsupported attribute (status \(hex))"
+        case 0x87: return "constraint error: the label is too long for the device (status \(hex))"
+        case 0x88: return "the attribute is not writable on this device (status \(hex))"
+        case 0x8E: return "the device is busy (status \(hex))"
+        case 0xC3: return "unsupported cluster (status \(hex))"
+        default: return "status \(hex)"
+        }
     }
 
     // MARK: commands
@@ -156,10 +193,13 @@ public actor MatterServerCommissioner: Commissioner {
     /// Sends `name` with `args` and waits for its answer, within `timeout` (connecting included).
     /// - Throws: ``CommissionerError``: `unavailable` (no connection), `timedOut`, `connectionLost`,
     ///   `refused` (the server's error, with its code and details), `invalidResponse`.
-    func command(_ name: String, _ args: [String: JSONValue], timeout: Duration) async throws(CommissionerError) -> JSONValue {
+    /// - Parameter reference: for `commission_with_code`, the request's reference, logged with a late answer.
+    func command(_ name: String, _ args: [String: JSONValue], timeout: Duration, reference: String? = nil) async throws(CommissionerError)
+        -> JSONValue
+    {
         let outcome: TimeLimit.Outcome<JSONValue>
         do {
-            outcome = try await TimeLimit.run(timeout, clock: clock) { try await self.roundTrip(name, args) }
+            outcome = try await TimeLimit.run(timeout, clock: clock) { try await self.roundTrip(name, args, reference: reference) }
         } catch let error as CommissionerError {
             logger.debug("python-matter-server command failed", [("command", name), ("error", error.message)])
             throw error
@@ -174,17 +214,17 @@ public actor MatterServerCommissioner: Commissioner {
         }
     }
 
-    private func roundTrip(_ name: String, _ args: [String: JSONValue]) async throws -> JSONValue {
+    private func roundTrip(_ name: String, _ args: [String: JSONValue], reference: String?) async throws -> JSONValue {
         let client = try await connection()
         nextToken += 1
         let id = String(nextToken)
         replies[id] = .expected
-        if name == "commission_with_code" { commissionCommands.insert(id) }
+        if let reference { commissionCommands[id] = reference }
         do {
             try await client.send(text: MatterServerMessage.command(id: id, name, args))
         } catch {
             replies[id] = nil
-            commissionCommands.remove(id)
+            commissionCommands[id] = nil
             throw CommissionerError(.connectionLost, "\(server) cannot be sent \(name): \(error)")
         }
         logger.debug("python-matter-server command sent", [("command", name), ("message-id", id)])
@@ -207,7 +247,7 @@ public actor MatterServerCommissioner: Commissioner {
 
     private func abandonReply(_ id: String) {
         guard let slot = replies.removeValue(forKey: id) else { return }
-        if commissionCommands.remove(id) != nil { abandonedCommissions.insert(id) }
+        if let reference = commissionCommands.removeValue(forKey: id) { givenUp[id] = reference }
         if case .waiting(let c) = slot { c.resume(throwing: CancellationError()) }
     }
 

@@ -115,6 +115,19 @@ public actor SimulatedCommissioner: Commissioner {
         }
     }
 
+    public func writeNodeLabel(_ node: NodeID, _ label: String, timeout: Duration) async throws(CommissionerError) {
+        guard commissioned[node] != nil else {
+            throw CommissionerError(.refused, "node \(node) does not exist (simulated)", serverCode: 5)
+        }
+    }
+
+    public func isReachable(_ node: NodeID, timeout: Duration) async throws(CommissionerError) -> Bool {
+        guard commissioned[node] != nil else {
+            throw CommissionerError(.refused, "node \(node) does not exist (simulated)", serverCode: 5)
+        }
+        return true
+    }
+
     public func nodes(timeout: Duration) async throws(CommissionerError) -> [CommissionedNode] {
         commissioned.keys.sorted().map { CommissionedNode(nodeID: $0, vendorID: commissioned[$0]?.vendorID, productID: commissioned[$0]?.productID) }
     }

@@ -21,7 +21,8 @@ import Glibc
 ///   a killed server looks to the client exactly like a server that went away.
 ///
 /// ``kill()`` kills the server (SIGKILL); ``restart()`` starts a fresh one (empty storage) in the same
-/// namespace. ``stop()`` (and `deinit`) remove everything; a later run removes what a killed run left.
+/// namespace; ``dropConnections()`` cuts every connection through the relay (the server keeps running,
+/// as when a network path breaks). ``stop()`` (and `deinit`) remove everything; a later run removes what a killed run left.
 /// Needs root, `ip`, `unshare`, `chroot` and the venv: a missing one fails the test, never skips it.
 public final class MatterServerProcess: Sendable {
     /// The network namespace.
@@ -141,6 +142,12 @@ public final class MatterServerProcess: Sendable {
         server.withLock { $0 = nil }
     }
 
+    /// Cuts every connection the relay carries now (both sides see the TCP connection end); the server
+    /// keeps running and the relay takes new connections.
+    public func dropConnections() {
+        Glibc.kill(relay.pid, SIGUSR1)
+    }
+
     /// What the servers have logged so far.
     public var log: String { logs.withLock { $0 } + (server.withLock { $0 }.map { $0.stdout + $0.stderr } ?? "") }
 
@@ -177,8 +184,18 @@ public final class MatterServerProcess: Sendable {
 
     /// The relay: listens on 127.0.0.1 in this namespace, then enters the server's and connects there.
     static let relayScript = #"""
-        import os, socket, sys, threading
+        import os, signal, socket, sys, threading
         namespace, target = sys.argv[1], int(sys.argv[2])
+        pairs = []
+        def drop(*_):
+            for pair in list(pairs):
+                for s in pair:
+                    try:
+                        s.shutdown(socket.SHUT_RDWR)
+                    except OSError:
+                        pass
+            pairs.clear()
+        signal.signal(signal.SIGUSR1, drop)
         listener = socket.socket()
         listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         listener.bind(("127.0.0.1", 0))
@@ -209,6 +226,7 @@ public final class MatterServerProcess: Sendable {
             except OSError:
                 client.close()
                 continue
+            pairs.append((client, upstream))
             threading.Thread(target=pump, args=(client, upstream), daemon=True).start()
             threading.Thread(target=pump, args=(upstream, client), daemon=True).start()
         """#
