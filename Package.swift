@@ -86,7 +86,7 @@ let package = Package(
             name: "TBRControl",
             dependencies: [
                 "TBRCommandLine", "TBRFoundation", "MeshCoP", "MatterOnboarding", "DBus", "OpenThreadBR", "DeviceModel",
-                "BorderRouterService", "TBRDBusAPI", "MDNS", "BorderAgentDiscovery",
+                "BorderRouterService", "TBRDBusAPI", "MDNS", "BorderAgentDiscovery", "TBRLifecycle",
             ],
             swiftSettings: strict),
 

@@ -74,7 +74,7 @@ extension BorderRouterService {
         return commissioning
     }
 
-    private func structureName(_ id: StructureID) async throws(HomeError) -> String {
+    func structureName(_ id: StructureID) async throws(HomeError) -> String {
         guard let info = try await structureStore.structures().first(where: { $0.id == id }) else {
             throw HomeError(.notFound, "there is no structure with the id \(id)")
         }
@@ -101,7 +101,9 @@ extension BorderRouterService: CommissioningNetworks {
                     id: id, isOnline: summary.isOnline, isAttached: summary.isOnline && (summary.role?.isAttached ?? false),
                     network: router.networkCell.value?.extendedPanId))
         }
-        return CommissioningStructureView(structure: structure, name: info.name, routers: routers, defaultNetwork: settings.defaultThreadNetworkId)
+        return CommissioningStructureView(
+            structure: structure, name: info.name, routers: routers, defaultNetwork: settings.defaultThreadNetworkId,
+            rooms: try await matterNodes.rooms(in: structure))
     }
 
     func activeDataset(of network: ExtendedPANID, in structure: StructureID) async throws(HomeError) -> OperationalDataset {

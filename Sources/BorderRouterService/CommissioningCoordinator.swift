@@ -36,6 +36,7 @@ actor CommissioningCoordinator {
         case handOver(PayloadRef, OperationalDataset)
         case commission(PayloadRef, CommissioningRequest)
         case record(PayloadRef, RecordedMatterNode)
+        case writeLabel(PayloadRef, NodeID, String)
     }
 
     init(
@@ -157,6 +158,8 @@ actor CommissioningCoordinator {
                 jobContinuation.yield(.commission(ref, request))
             case .recordNode(let ref, let node):
                 jobContinuation.yield(.record(ref, node))
+            case .writeLabel(let ref, let node, let label):
+                jobContinuation.yield(.writeLabel(ref, node, label))
             case .answer(let waiter, let outcomes):
                 answers.deliver(outcomes, to: waiter)
             case .sessionEnded(let session, let structure, let reason):
@@ -198,6 +201,10 @@ actor CommissioningCoordinator {
             var failure: String?
             do { try await nodeStore.record(node) } catch { failure = error.message }
             perform(machine.recorded(ref, error: failure, now: clock.now(), wall: wallNow()))
+        case .writeLabel(let ref, let node, let label):
+            var failure: String?
+            do { try await commissioner.writeNodeLabel(node, label, timeout: timeouts.call) } catch { failure = error.message }
+            perform(machine.labelWritten(ref, error: failure, now: clock.now(), wall: wallNow()))
         }
     }
 

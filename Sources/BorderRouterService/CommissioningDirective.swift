@@ -1,5 +1,6 @@
 import DeviceModel
 import MatterCommissioner
+import MatterOnboarding
 import MeshCoP
 
 /// One payload of one session.
@@ -28,6 +29,8 @@ enum CommissioningDirective: Hashable, Sendable {
     case commission(PayloadRef, CommissioningRequest)
     /// Record the node, then feed ``CommissioningSessionMachine/recorded(_:error:now:wall:)``.
     case recordNode(PayloadRef, RecordedMatterNode)
+    /// Write `label` to the node's NodeLabel, then feed ``CommissioningSessionMachine/labelWritten(_:error:now:wall:)``.
+    case writeLabel(PayloadRef, NodeID, label: String)
     /// Answer a `complete` call with the session's outcomes.
     case answer(CompletionWaiter, [CommissioningOutcome])
     /// A session ended (completed, cancelled or expired, its payloads all finished), for the log.

@@ -1,6 +1,7 @@
 import DeviceModel
 import MatterOnboarding
 import MeshCoP
+import TBRFoundation
 
 extension CommissioningSessionMachine {
     /// The network a payload goes to: `explicit`, else the structure's default, else the only network
@@ -41,6 +42,17 @@ extension CommissioningSessionMachine {
                     + "or set its DefaultThreadNetworkId")
         }
         return only
+    }
+
+    /// Why the node's name or room in `options` cannot be used in the structure `view` describes, or nil: a
+    /// name that breaks the rules (at most 32 bytes: it is written to NodeLabel), a room the structure lacks.
+    static func problem(withNaming options: CommissioningOptions, in view: CommissioningStructureView) -> String? {
+        if let name = options.name, let problem = RecordedMatterNode.problem(withName: name) { return problem }
+        if let room = options.room, !view.rooms.contains(NameRules.canonical(room)) {
+            return "structure \(quoted(view.name)) has no room \(quoted(room))"
+                + (view.rooms.isEmpty ? " (it has none)" : " (its rooms: \(view.rooms.map(quoted).joined(separator: ", ")))")
+        }
+        return nil
     }
 
     /// Why `payload` cannot be commissioned with `options`, or nil: a QR code says how the device can be

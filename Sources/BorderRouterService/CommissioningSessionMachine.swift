@@ -2,6 +2,7 @@ import DeviceModel
 import MatterCommissioner
 import MatterOnboarding
 import MeshCoP
+import TBRFoundation
 
 /// Matter commissioning sessions as a sans-IO state machine (ARCHITECTURE "Matter Thread commissioning
 /// path"), shaped like ``EpskcSessionMachine`` and ``PolicyReconcilerMachine``.
@@ -133,6 +134,7 @@ struct CommissioningSessionMachine: Sendable {
             throw HomeError(.invalidArgument, "the onboarding payload is not valid: \(error.description)")
         }
         if let problem = Self.problem(with: payload, options: options) { throw HomeError(.invalidArgument, problem) }
+        if let problem = Self.problem(withNaming: options, in: view) { throw HomeError(.invalidArgument, problem) }
         let network = try Self.chooseNetwork(options.network, in: view)
         let payloadID = String(session.payloads.count + 1)
         nextOrder += 1
@@ -259,12 +261,13 @@ struct CommissioningSessionMachine: Sendable {
             let record = RecordedMatterNode(
                 nodeID: node.nodeID, structure: session.structure, vendorID: p.vendorID ?? node.vendorID ?? 0,
                 productID: p.productID ?? node.productID ?? 0, commissionedAt: wall, session: ref.session, payloadID: ref.payloadID,
-                extPanID: p.options.onNetwork ? nil : p.network, backend: backend)
+                extPanID: p.options.onNetwork ? nil : p.network, backend: backend, name: p.options.name, room: p.options.room)
             return directives + [.recordNode(ref, record)]
         }
     }
 
-    /// The node was recorded (or could not be): the payload is complete (or fails at `complete`).
+    /// The node was recorded (or could not be): the payload is complete (or fails at `complete`), once
+    /// the name, when one was given, was written to the device.
     mutating func recorded(_ ref: PayloadRef, error: String?, now: Instant, wall: WallTime) -> [CommissioningDirective] {
         guard ref == inFlight, let payload = payload(ref) else { return [] }
         if let error {
@@ -272,12 +275,24 @@ struct CommissioningSessionMachine: Sendable {
                 ref, at: .complete, "node \(payload.nodeID.map(\.description) ?? "?") was commissioned but could not be recorded: \(error)",
                 now: now, wall: wall)
         }
+        if let name = payload.options.name, let node = payload.nodeID { return [.writeLabel(ref, node, label: name)] }
+        return completed(ref, warning: nil, now: now, wall: wall)
+    }
+
+    /// The node's name was written to its NodeLabel (or the device refused it: the node keeps its recorded
+    /// name and completes, its `complete` stage saying so).
+    mutating func labelWritten(_ ref: PayloadRef, error: String?, now: Instant, wall: WallTime) -> [CommissioningDirective] {
+        guard ref == inFlight, payload(ref) != nil else { return [] }
+        return completed(ref, warning: error.map { "the name is recorded but the device did not take it as its NodeLabel: \($0)" }, now: now, wall: wall)
+    }
+
+    private mutating func completed(_ ref: PayloadRef, warning: String?, now: Instant, wall: WallTime) -> [CommissioningDirective] {
         update(ref) {
             $0.stage = .complete
             $0.outcome = CommissioningOutcome(payloadID: ref.payloadID, nodeID: $0.nodeID)
         }
         inFlight = nil
-        return [publish(ref, .complete, wall)] + settle(ref.session, reason: nil) + startNext(now: now, wall: wall) + [schedule()]
+        return [publish(ref, .complete, wall, warning: warning)] + settle(ref.session, reason: nil) + startNext(now: now, wall: wall) + [schedule()]
     }
 
     // MARK: the queue
@@ -386,16 +401,19 @@ struct CommissioningSessionMachine: Sendable {
     }
 
     private func publish(
-        _ ref: PayloadRef, _ stage: CommissioningStage, _ wall: WallTime, error: String? = nil, failedStage: CommissioningStage? = nil
+        _ ref: PayloadRef, _ stage: CommissioningStage, _ wall: WallTime, error: String? = nil, failedStage: CommissioningStage? = nil,
+        warning: String? = nil
     ) -> CommissioningDirective {
         let session = sessions[ref.session]
         let p = payload(ref)
         let knowsNetwork = (p?.stage.order ?? 0) >= CommissioningStage.networkSelected.order && stage != .queued && stage != .validated
+        let isComplete = stage == .complete
         return .publish(
             CommissioningProgress(
                 session: ref.session, structure: session?.structure ?? StructureID(""), payloadID: ref.payloadID, stage: stage, time: wall,
                 nodeID: p?.nodeID, vendorID: p?.vendorID, productID: p?.productID, extPanID: knowsNetwork ? p?.network : nil, error: error,
-                failedStage: failedStage))
+                failedStage: failedStage, name: isComplete ? p?.options.name.map(NameRules.canonical) : nil,
+                room: isComplete ? p?.options.room.map(NameRules.canonical) : nil, warning: warning))
     }
 
     static func noSession(_ id: CommissioningSessionID, _ structureName: String) -> HomeError {

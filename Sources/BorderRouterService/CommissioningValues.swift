@@ -34,11 +34,17 @@ public struct CommissioningOptions: Hashable, Sendable {
     public var network: ExtendedPANID?
     /// The device is already on the network: no credentials are handed over, it is found by mDNS.
     public var onNetwork: Bool
+    /// The name to give the node: recorded, and written to its Basic Information NodeLabel.
+    public var name: String?
+    /// The room of the structure to place the node in.
+    public var room: String?
 
     /// Options as given.
-    public init(network: ExtendedPANID? = nil, onNetwork: Bool = false) {
+    public init(network: ExtendedPANID? = nil, onNetwork: Bool = false, name: String? = nil, room: String? = nil) {
         self.network = network
         self.onNetwork = onNetwork
+        self.name = name
+        self.room = room
     }
 }
 
@@ -74,12 +80,18 @@ public struct CommissioningProgress: Hashable, Sendable {
     public var error: String?
     /// The stage that failed (`failed` only).
     public var failedStage: CommissioningStage?
+    /// The node's name (`complete` only, when one was given).
+    public var name: String?
+    /// The node's room (`complete` only, when one was given).
+    public var room: String?
+    /// What did not work although the node is complete (`complete` only): the device refused its name.
+    public var warning: String?
 
     /// A progress event as given.
     public init(
         session: CommissioningSessionID, structure: StructureID, payloadID: String, stage: CommissioningStage, time: WallTime,
         nodeID: NodeID? = nil, vendorID: UInt16? = nil, productID: UInt16? = nil, extPanID: ExtendedPANID? = nil, error: String? = nil,
-        failedStage: CommissioningStage? = nil
+        failedStage: CommissioningStage? = nil, name: String? = nil, room: String? = nil, warning: String? = nil
     ) {
         self.session = session
         self.structure = structure
@@ -92,6 +104,9 @@ public struct CommissioningProgress: Hashable, Sendable {
         self.extPanID = extPanID
         self.error = error
         self.failedStage = failedStage
+        self.name = name
+        self.room = room
+        self.warning = warning
     }
 }
 
@@ -148,13 +163,16 @@ public struct CommissioningStructureView: Hashable, Sendable {
     public var routers: [Router]
     /// Its `DefaultThreadNetworkId`.
     public var defaultNetwork: ExtendedPANID?
+    /// Its rooms.
+    public var rooms: [String]
 
     /// A view as given.
-    public init(structure: StructureID, name: String, routers: [Router], defaultNetwork: ExtendedPANID?) {
+    public init(structure: StructureID, name: String, routers: [Router], defaultNetwork: ExtendedPANID?, rooms: [String] = []) {
         self.structure = structure
         self.name = name
         self.routers = routers
         self.defaultNetwork = defaultNetwork
+        self.rooms = rooms
     }
 
     /// The networks of its routers, sorted.

@@ -63,8 +63,17 @@ extension Connection {
     /// Changes of `name`'s owner, as they happen. The rule is active when this returns, so a change
     /// right after a ``nameOwner(of:)`` check is not missed.
     public func nameOwnerChanges(of name: BusName) async throws -> AsyncThrowingMapSequence<SignalStream, NameOwnerChange> {
-        let stream = try await signals(matching: .nameOwnerChanged(name))
-        return stream.map { signal in
+        Self.ownerChanges(try await signals(matching: .nameOwnerChanged(name)))
+    }
+
+    /// Every name that loses its owner from now on (a client leaving the bus has its unique name in
+    /// ``NameOwnerChange/name`` and no new owner). The rule is active when this returns.
+    public func namesLosingOwner() async throws -> AsyncThrowingMapSequence<SignalStream, NameOwnerChange> {
+        Self.ownerChanges(try await signals(matching: .namesLosingOwner))
+    }
+
+    private static func ownerChanges(_ stream: SignalStream) -> AsyncThrowingMapSequence<SignalStream, NameOwnerChange> {
+        stream.map { signal in
             let args = signal.arguments
             func str(_ i: Int) -> String? {
                 guard i < args.count, case .string(let s) = args[i], !s.isEmpty else { return nil }

@@ -36,6 +36,12 @@ public struct MatchRule: Hashable, Sendable, CustomStringConvertible {
                   member: "NameOwnerChanged", arguments: [0: name.rawValue])
     }
 
+    /// `NameOwnerChanged` of every name that loses its owner (the new owner, `arg2`, empty): a client
+    /// leaving the bus, for one.
+    public static let namesLosingOwner = MatchRule(
+        sender: .bus, path: ObjectPath(unchecked: "/org/freedesktop/DBus"), interface: .bus, member: "NameOwnerChanged",
+        arguments: [2: ""])
+
     /// The rule text for `AddMatch`/`RemoveMatch`, values quoted and escaped as the specification says.
     public var description: String {
         var parts = ["type='signal'"]

@@ -10,19 +10,24 @@ public struct MatterNodeRecord: Hashable, Sendable {
     public var productID: UInt16
     /// When it was commissioned (seconds since the Unix epoch).
     public var commissionedAt: Double
-    /// The commissioning session it came from.
-    public var sessionID: String
-    /// Its payload's id within that session.
-    public var payloadID: String
+    /// The commissioning session it came from; nil for a node adopted (commissioned by another controller
+    /// on the shared commissioner and recorded at a person's request).
+    public var sessionID: String?
+    /// Its payload's id within that session; nil for an adopted node.
+    public var payloadID: String?
     /// The Thread network it was given (extended PAN ID in hex), nil when it was already on a network.
     public var extPanID: String?
-    /// The commissioner backend that commissioned it (`matter-server`, `simulated`).
+    /// The commissioner backend that commissioned it (`matter-server`).
     public var backend: String
+    /// The name people call it by (in NFC), nil when it has none.
+    public var name: String?
+    /// The room of its structure it is placed in, nil when none.
+    public var room: String?
 
     /// A record with these values.
     public init(
         nodeID: UInt64, structure: StructureRecord.ID, vendorID: UInt16, productID: UInt16, commissionedAt: Double,
-        sessionID: String, payloadID: String, extPanID: String?, backend: String
+        sessionID: String?, payloadID: String?, extPanID: String?, backend: String, name: String? = nil, room: String? = nil
     ) {
         self.nodeID = nodeID
         self.structure = structure
@@ -33,5 +38,11 @@ public struct MatterNodeRecord: Hashable, Sendable {
         self.payloadID = payloadID
         self.extPanID = extPanID
         self.backend = backend
+        self.name = name
+        self.room = room
     }
+
+    /// The longest node name, in UTF-8 bytes: Basic Information's NodeLabel, where the name is written
+    /// too, holds at most 32.
+    public static let maximumNameLength = 32
 }

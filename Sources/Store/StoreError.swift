@@ -23,6 +23,18 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
     case routerNotInStructure(router: RouterID, structure: String)
     /// An argument is out of range or inconsistent.
     case invalidArgument(String)
+    /// The name cannot be used for a room or a Matter node (`what`: "a room", "a Matter node").
+    case invalidName(String, what: String, reason: String)
+    /// The structure has no room of this name.
+    case roomNotFound(room: String, structure: String)
+    /// The structure already has a room of this name.
+    case duplicateRoom(room: String, structure: String)
+    /// The room holds these Matter nodes, so it cannot be removed.
+    case roomInUse(room: String, structure: String, nodes: [UInt64])
+    /// No Matter node of this ID is recorded in the structure.
+    case matterNodeNotFound(node: UInt64, structure: String)
+    /// The Matter node is already recorded in a structure.
+    case matterNodeAlreadyRecorded(node: UInt64, structure: String)
 
     /// The error as one clear sentence.
     public var description: String {
@@ -48,6 +60,19 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
             "border router \(router) is not in structure \(Quoted(structure))"
         case .invalidArgument(let message):
             message
+        case .invalidName(let name, let what, let reason):
+            "\(Quoted(name)) cannot name \(what): \(reason)"
+        case .roomNotFound(let room, let structure):
+            "structure \(Quoted(structure)) has no room \(Quoted(room))"
+        case .duplicateRoom(let room, let structure):
+            "structure \(Quoted(structure)) already has a room \(Quoted(room))"
+        case .roomInUse(let room, let structure, let nodes):
+            "room \(Quoted(room)) of structure \(Quoted(structure)) holds Matter node\(nodes.count == 1 ? "" : "s") "
+                + nodes.map(String.init).joined(separator: ", ") + ": move or remove \(nodes.count == 1 ? "it" : "them") first"
+        case .matterNodeNotFound(let node, let structure):
+            "Matter node \(node) is not recorded in structure \(Quoted(structure))"
+        case .matterNodeAlreadyRecorded(let node, let structure):
+            "Matter node \(node) is already recorded in structure \(Quoted(structure))"
         }
     }
 

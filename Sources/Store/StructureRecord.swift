@@ -1,3 +1,5 @@
+import TBRFoundation
+
 /// A structure: a named set of border routers with its Thread network settings.
 public struct StructureRecord: Hashable, Sendable, Identifiable {
     /// Its identifier.
@@ -26,35 +28,14 @@ public struct StructureRecord: Hashable, Sendable, Identifiable {
     /// The longest name accepted, in UTF-8 bytes.
     public static let maximumNameLength = 64
 
-    /// Why `name` cannot name a structure, or nil when it can: it must be 1…64 UTF-8 bytes (in NFC), with
-    /// no control, format (zero-width, bidirectional overrides, BOM), line or paragraph separator,
-    /// private-use or unassigned characters, and not start or end with white space. Two names that look
-    /// the same are the same name: names are compared and stored in Unicode NFC (``canonicalName(_:)``).
+    /// Why `name` cannot name a structure, or nil when it can: ``TBRFoundation/NameRules`` with at most
+    /// ``maximumNameLength`` bytes (the rules rooms and Matter nodes follow too).
     public static func problem(withName name: String) -> String? {
-        let name = canonicalName(name)
-        if name.isEmpty { return "the name is empty" }
-        if name.utf8.count > maximumNameLength { return "the name is longer than \(maximumNameLength) bytes" }
-        for scalar in name.unicodeScalars {
-            let digits = String(scalar.value, radix: 16, uppercase: true)
-            let hex = "U+" + String(repeating: "0", count: max(0, 4 - digits.count)) + digits
-            switch scalar.properties.generalCategory {
-            case .control: return "the name contains a control character (\(hex))"
-            case .format: return "the name contains an invisible formatting character (\(hex))"
-            case .lineSeparator, .paragraphSeparator: return "the name contains a line or paragraph separator (\(hex))"
-            case .privateUse, .unassigned, .surrogate: return "the name contains an unassigned or private-use character (\(hex))"
-            default: continue
-            }
-        }
-        if name.first!.isWhitespace || name.last!.isWhitespace { return "the name starts or ends with white space" }
-        return nil
+        NameRules.problem(with: name, maximumBytes: maximumNameLength)
     }
 
-    /// `name` in Unicode Normalization Form C, the form names are stored, compared and looked up in, so
-    /// "Café" typed precomposed or decomposed is one name. Uses the standard library's own NFC (the one
-    /// `String` equality is defined by).
-    public static func canonicalName(_ name: String) -> String {
-        String(decoding: name._nfcCodeUnits, as: UTF8.self)
-    }
+    /// `name` in Unicode Normalization Form C (``TBRFoundation/NameRules/canonical(_:)``).
+    public static func canonicalName(_ name: String) -> String { NameRules.canonical(name) }
 }
 
 extension StructureRecord {

@@ -32,6 +32,13 @@ extension TBRStore {
     /// above 2⁶³ are negative in SQLite); a node ID names one node of the fabric, so recording it again
     /// (into another structure, or after the commissioner's fabric was reset) replaces the old row. No
     /// column holds a passcode or an onboarding payload.
+    ///
+    /// Version 5: `rooms(structure_id → structures ON DELETE CASCADE, name, created_at, PRIMARY KEY
+    /// (structure_id, name))`, the rooms of each structure (names in NFC); `matter_nodes` rebuilt with
+    /// `name TEXT NULL` (in NFC), `room TEXT NULL` (a room of the node's own structure: a foreign key on
+    /// `(structure_id, room)`, checked at the end of each statement so that deleting a structure takes its
+    /// rooms and nodes together), and `session_id`/`payload_id` NULL for a node adopted rather than
+    /// commissioned by tbrd (version 4's rows keep theirs).
     public static let migrations: [Migration] = [
         Migration(version: 1, "structures, routers, memberships, applied policies and the ePSKc journal", sql: """
             CREATE TABLE structures (
@@ -115,6 +122,37 @@ extension TBRStore {
                 backend         TEXT NOT NULL
             ) STRICT;
             CREATE INDEX matter_nodes_by_structure ON matter_nodes(structure_id, node_id);
+            """),
+        Migration(version: 5, "rooms, and a name and a room for each Matter node", sql: """
+            CREATE TABLE rooms (
+                structure_id INTEGER NOT NULL REFERENCES structures(id) ON DELETE CASCADE,
+                name         TEXT NOT NULL CHECK (length(name) > 0),
+                created_at   REAL NOT NULL,
+                PRIMARY KEY (structure_id, name)
+            ) STRICT;
+
+            CREATE TABLE matter_nodes_v5 (
+                node_id         INTEGER PRIMARY KEY,
+                structure_id    INTEGER NOT NULL REFERENCES structures(id) ON DELETE CASCADE,
+                vendor_id       INTEGER NOT NULL CHECK (vendor_id BETWEEN 0 AND 65535),
+                product_id      INTEGER NOT NULL CHECK (product_id BETWEEN 0 AND 65535),
+                commissioned_at REAL NOT NULL,
+                session_id      TEXT CHECK (session_id IS NULL OR length(session_id) > 0),
+                payload_id      TEXT CHECK ((session_id IS NULL) = (payload_id IS NULL)),
+                ext_pan_id      TEXT,
+                backend         TEXT NOT NULL,
+                name            TEXT CHECK (name IS NULL OR length(name) > 0),
+                room            TEXT,
+                FOREIGN KEY (structure_id, room) REFERENCES rooms(structure_id, name)
+            ) STRICT;
+            INSERT INTO matter_nodes_v5
+                (node_id, structure_id, vendor_id, product_id, commissioned_at, session_id, payload_id, ext_pan_id, backend)
+                SELECT node_id, structure_id, vendor_id, product_id, commissioned_at, session_id, payload_id, ext_pan_id, backend
+                FROM matter_nodes;
+            DROP TABLE matter_nodes;
+            ALTER TABLE matter_nodes_v5 RENAME TO matter_nodes;
+            CREATE INDEX matter_nodes_by_structure ON matter_nodes(structure_id, node_id);
+            CREATE INDEX matter_nodes_by_room ON matter_nodes(structure_id, room);
             """),
     ]
 }

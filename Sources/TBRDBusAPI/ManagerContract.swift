@@ -34,6 +34,12 @@ extension TBRDBusAPI {
             "EpskcEvents", inputs: [Argument("since", .uint64), Argument("router", .string), Argument("limit", .uint32)],
             outputs: [Argument("events", [EpskcJournalRow].dbusType)])
 
+        /// `UnclaimedMatterNodes() → a(tqqbs)`: the nodes the Matter commissioner has that no structure
+        /// holds (another controller's on a shared python-matter-server, or one a commissioning with an
+        /// unknown outcome added).
+        public static let unclaimedMatterNodes = MethodContract(
+            "UnclaimedMatterNodes", outputs: [Argument("nodes", [UnclaimedMatterNodeRow].dbusType)])
+
         /// `BorderRouterAdded(o path, s id)`: a router was seen for the first time.
         public static let borderRouterAdded = SignalContract(
             "BorderRouterAdded", arguments: [Argument("path", .objectPath), Argument("id", .string)])

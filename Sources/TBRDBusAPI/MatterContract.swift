@@ -19,14 +19,32 @@ extension TBRDBusAPI.Structure {
     public static let shareMatterNode = MethodContract(
         "ShareMatterNode", inputs: [Argument("node", .uint64), Argument("windowSeconds", .uint16)], outputs: ShareNodeReply.declaration)
 
+    /// `AddRoom(s room) → ()`.
+    public static let addRoom = MethodContract("AddRoom", inputs: [Argument("room", .string)])
+    /// `RemoveRoom(s room) → ()`.
+    public static let removeRoom = MethodContract("RemoveRoom", inputs: [Argument("room", .string)])
+    /// `RenameMatterNode(t node, s name) → s labelProblem`: `""` when the device took the name as its NodeLabel.
+    public static let renameMatterNode = MethodContract(
+        "RenameMatterNode", inputs: [Argument("node", .uint64), Argument("name", .string)], outputs: [Argument("labelProblem", .string)])
+    /// `MoveMatterNode(t node, s room) → ()`: an empty room places it in none.
+    public static let moveMatterNode = MethodContract("MoveMatterNode", inputs: [Argument("node", .uint64), Argument("room", .string)])
+    /// `RemoveMatterNode(t node, b force) → ()`.
+    public static let removeMatterNode = MethodContract(
+        "RemoveMatterNode", inputs: [Argument("node", .uint64), Argument("force", .boolean)])
+    /// `AdoptMatterNode(t node) → ()`: records a node of the commissioner that no structure holds.
+    public static let adoptMatterNode = MethodContract("AdoptMatterNode", inputs: [Argument("node", .uint64)])
+
     /// `CommissioningProgress(s session, s payloadId, s stage, a{sv} detail)`.
     public static let commissioningProgress = SignalContract("CommissioningProgress", arguments: CommissioningProgressSignal.declaration)
 
-    /// The options of `Commission`: `network` (s, an extended PAN ID in hex) and `onNetwork` (b).
+    /// The options of `Commission`: `network` (s, an extended PAN ID in hex), `onNetwork` (b), `name` (s,
+    /// the node's name, at most 32 bytes) and `room` (s, a room of the structure).
     public enum CommissionOption {
         public static let network = "network"
         public static let onNetwork = "onNetwork"
-        public static let all = [network, onNetwork]
+        public static let name = "name"
+        public static let room = "room"
+        public static let all = [network, onNetwork, name, room]
     }
 
     /// The keys of `CommissioningProgress`'s detail.
@@ -45,12 +63,22 @@ extension TBRDBusAPI.Structure {
         public static let error = "error"
         /// `s`: the stage that failed (`failed` only).
         public static let failedStage = "failedStage"
+        /// `s`: the node's name (`complete` only, when one was given).
+        public static let name = "name"
+        /// `s`: the node's room (`complete` only, when one was given).
+        public static let room = "room"
+        /// `s`: what did not work although the node is complete (`complete` only): the device refused its name.
+        public static let warning = "warning"
     }
 
     /// The stages, as `CommissioningProgress` spells them.
     public static let stages = [
         "queued", "validated", "networkSelected", "credentialsHandedOver", "commissioning", "nodeAdded", "interviewed", "complete", "failed",
     ]
+
+    /// The longest node name, in UTF-8 bytes: it is written to the device's Basic Information NodeLabel,
+    /// which holds 32.
+    public static let maximumNodeNameBytes = 32
 
     /// The default and the limits of `ShareMatterNode`'s window (Matter: 3 to 15 minutes).
     public static let shareWindowSeconds: ClosedRange<UInt16> = 180...900
@@ -127,31 +155,74 @@ public struct CommissioningOutcomeRow: ContractRow {
     public var dbusValue: DBusValue { .structure([.string(payloadId), .string(outcome), .uint64(nodeId), .string(error)]) }
 }
 
-/// One node of `Structure1.MatterNodes`: `(t nodeId, q vendorId, q productId, x commissionedAt)`, the
-/// time in milliseconds since the epoch; vendor and product 0 when the commissioner did not read them.
+/// One node of `Structure1.MatterNodes`: `(t nodeId, q vendorId, q productId, x commissionedAt, s name,
+/// s room)`, the time in milliseconds since the epoch; vendor and product 0 when the commissioner did not
+/// read them; name and room `""` when unset.
 public struct MatterNodeRow: ContractRow {
     public var nodeId: UInt64
     public var vendorId: UInt16
     public var productId: UInt16
     public var commissionedAt: Int64
+    public var name: String
+    public var room: String
 
     public static let fields = [
         Argument("nodeId", .uint64), Argument("vendorId", .uint16), Argument("productId", .uint16), Argument("commissionedAt", .int64),
+        Argument("name", .string), Argument("room", .string),
     ]
 
-    public init(nodeId: UInt64, vendorId: UInt16, productId: UInt16, commissionedAt: Int64) {
+    public init(nodeId: UInt64, vendorId: UInt16, productId: UInt16, commissionedAt: Int64, name: String, room: String) {
         self.nodeId = nodeId
         self.vendorId = vendorId
         self.productId = productId
         self.commissionedAt = commissionedAt
+        self.name = name
+        self.room = room
     }
 
     public init(dbusValue: DBusValue) throws(DBusValueError) {
         var f = try StructReader(dbusValue, fieldCount: Self.fields.count)
-        self.init(nodeId: try f.next(), vendorId: try f.next(), productId: try f.next(), commissionedAt: try f.next())
+        self.init(
+            nodeId: try f.next(), vendorId: try f.next(), productId: try f.next(), commissionedAt: try f.next(), name: try f.next(),
+            room: try f.next())
     }
 
-    public var dbusValue: DBusValue { .structure([.uint64(nodeId), .uint16(vendorId), .uint16(productId), .int64(commissionedAt)]) }
+    public var dbusValue: DBusValue {
+        .structure([.uint64(nodeId), .uint16(vendorId), .uint16(productId), .int64(commissionedAt), .string(name), .string(room)])
+    }
+}
+
+/// One node of `Manager1.UnclaimedMatterNodes`: `(t nodeId, q vendorId, q productId, b available, s label)`,
+/// a node the commissioner has that no structure holds; vendor and product 0 when not read, label `""`
+/// when the device has none.
+public struct UnclaimedMatterNodeRow: ContractRow {
+    public var nodeId: UInt64
+    public var vendorId: UInt16
+    public var productId: UInt16
+    public var available: Bool
+    public var label: String
+
+    public static let fields = [
+        Argument("nodeId", .uint64), Argument("vendorId", .uint16), Argument("productId", .uint16), Argument("available", .boolean),
+        Argument("label", .string),
+    ]
+
+    public init(nodeId: UInt64, vendorId: UInt16, productId: UInt16, available: Bool, label: String) {
+        self.nodeId = nodeId
+        self.vendorId = vendorId
+        self.productId = productId
+        self.available = available
+        self.label = label
+    }
+
+    public init(dbusValue: DBusValue) throws(DBusValueError) {
+        var f = try StructReader(dbusValue, fieldCount: Self.fields.count)
+        self.init(nodeId: try f.next(), vendorId: try f.next(), productId: try f.next(), available: try f.next(), label: try f.next())
+    }
+
+    public var dbusValue: DBusValue {
+        .structure([.uint64(nodeId), .uint16(vendorId), .uint16(productId), .bool(available), .string(label)])
+    }
 }
 
 /// The arguments of `Structure1.CommissioningProgress`: `(s session, s payloadId, s stage, a{sv} detail)`.

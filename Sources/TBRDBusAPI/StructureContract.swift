@@ -14,22 +14,24 @@ extension TBRDBusAPI {
             case borderRouters = "BorderRouters"
             case policyStatus = "PolicyStatus"
             case matterNodes = "MatterNodes"
+            case rooms = "Rooms"
 
             public var type: SignatureType {
                 switch self {
                 case .name, .internetAccessOption, .defaultThreadNetworkId: .string
                 case .borderRouters: .array(.objectPath)
+                case .rooms: .array(.string)
                 case .policyStatus: [PolicyStatusRow].dbusType
                 case .matterNodes: [MatterNodeRow].dbusType
                 }
             }
 
-            /// A structure is never renamed; its settings, membership, policy status and Matter nodes are
-            /// signalled.
+            /// A structure is never renamed; its settings, membership, policy status, Matter nodes and rooms
+            /// are signalled.
             public var emitsChanged: DBus.Property.ChangeSignal {
                 switch self {
                 case .name: .const
-                case .internetAccessOption, .defaultThreadNetworkId, .borderRouters, .policyStatus, .matterNodes: .true
+                case .internetAccessOption, .defaultThreadNetworkId, .borderRouters, .policyStatus, .matterNodes, .rooms: .true
                 }
             }
 

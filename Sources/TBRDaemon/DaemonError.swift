@@ -28,15 +28,8 @@ enum DaemonError {
         return DBusError(name, error.message)
     }
 
-    /// The D-Bus error for a store error.
-    static func from(_ error: StoreError) -> DBusError {
-        switch error {
-        case .structureNotFound, .routerNotFound, .routerNotInStructure: DBusError(notFound, error.description)
-        case .duplicateStructureName, .invalidStructureName, .routerInAnotherStructure, .invalidArgument:
-            DBusError(invalidArgument, error.description)
-        default: DBusError(failed, error.description)
-        }
-    }
+    /// The D-Bus error for a store error: as the device model maps it.
+    static func from(_ error: StoreError) -> DBusError { from(PersistentStructureStore.homeError(error)) }
 
     /// Any error thrown while serving a call, as the D-Bus error to send: tbrd's own names with their
     /// sentences; a bus error as it came (the standard `org.freedesktop.DBus.Error.*` replies); a cancelled

@@ -40,6 +40,7 @@ extension DaemonRuntime {
                 method(API.epskcEvents) { [self] call in
                     [try await self.epskcEvents(since: try call.argument(0), router: try call.argument(1), limit: try call.argument(2)).dbusValue]
                 },
+                method(API.unclaimedMatterNodes) { [self] _ in [try await self.unclaimedMatterNodes().dbusValue] },
             ],
             signals: [API.borderRouterAdded, API.borderRouterRemoved, API.structureAdded, API.structureRemoved].map(\.declaration))
     }

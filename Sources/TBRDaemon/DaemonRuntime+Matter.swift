@@ -34,8 +34,8 @@ extension DaemonRuntime {
     /// The methods of `io.tbrd.Structure1` for structure `id`.
     nonisolated func matterMethods(_ id: StructureID) -> [Method] {
         [
-            method(StructureAPI.prepareMatterCommissioning) { [self] _ in
-                try await self.prepareCommissioning(id).arguments
+            method(StructureAPI.prepareMatterCommissioning) { [self] call in
+                try await self.prepareCommissioning(id, owner: call.sender).arguments
             },
             method(StructureAPI.commission) { [self] call in
                 let session: String = try call.argument(0)
@@ -53,11 +53,11 @@ extension DaemonRuntime {
             method(StructureAPI.shareMatterNode) { [self] call in
                 try await self.share(id, node: try call.argument(0), seconds: try call.argument(1)).arguments
             },
-        ]
+        ] + matterNodeMethods(id)
     }
 
     /// Refused with `NotSupported`, saying how to configure one, unless a commissioner is configured.
-    private func requireCommissioner() throws {
+    func requireCommissioner() throws {
         guard configuration.matterBackend != .none else {
             throw DBusError(
                 DaemonError.notSupported,
@@ -66,9 +66,12 @@ extension DaemonRuntime {
         }
     }
 
-    private func prepareCommissioning(_ id: StructureID) async throws -> PrepareCommissioningReply {
+    /// Opens a session owned by the caller `owner` (its unique name): when the owner leaves the bus before
+    /// completing or cancelling it, tbrd cancels it (``followCommissioningOwners()``).
+    private func prepareCommissioning(_ id: StructureID, owner: String) async throws -> PrepareCommissioningReply {
         try requireCommissioner()
         let grant = try await service.prepareMatterCommissioning(structure: id)
+        await own(SessionKey(structure: id, session: grant.session), by: owner)
         return PrepareCommissioningReply(session: grant.session.rawValue, expiresAt: Self.milliseconds(grant.expiresAt))
     }
 
@@ -86,6 +89,12 @@ extension DaemonRuntime {
             case Option.onNetwork:
                 guard case .bool(let b) = value else { throw DaemonError.invalid("the option onNetwork must be a boolean") }
                 parsed.onNetwork = b
+            case Option.name:
+                guard case .string(let text) = value else { throw DaemonError.invalid("the option name must be a string") }
+                parsed.name = text
+            case Option.room:
+                guard case .string(let text) = value else { throw DaemonError.invalid("the option room must be a string") }
+                parsed.room = text
             default:
                 throw DaemonError.invalid("unknown Commission option \(Quoted(key)) (known: \(Option.all.joined(separator: ", ")))")
             }
@@ -96,7 +105,9 @@ extension DaemonRuntime {
 
     private func completeCommissioning(_ id: StructureID, session: String) async throws -> [CommissioningOutcomeRow] {
         try requireCommissioner()
-        return try await service.completeMatterCommissioning(session: CommissioningSessionID(rawValue: session), structure: id).map {
+        let outcomes = try await service.completeMatterCommissioning(session: CommissioningSessionID(rawValue: session), structure: id)
+        disown(SessionKey(structure: id, session: CommissioningSessionID(rawValue: session)))
+        return outcomes.map {
             CommissioningOutcomeRow(
                 payloadId: $0.payloadID, outcome: $0.isComplete ? "complete" : "failed", nodeId: $0.nodeID?.rawValue ?? 0, error: $0.error ?? "")
         }
@@ -105,6 +116,7 @@ extension DaemonRuntime {
     private func cancelCommissioning(_ id: StructureID, session: String) async throws {
         try requireCommissioner()
         try await service.cancelMatterCommissioning(session: CommissioningSessionID(rawValue: session), structure: id)
+        disown(SessionKey(structure: id, session: CommissioningSessionID(rawValue: session)))
     }
 
     private func share(_ id: StructureID, node: UInt64, seconds: UInt16) async throws -> ShareNodeReply {
@@ -116,14 +128,6 @@ extension DaemonRuntime {
         let codes = try await service.shareMatterNode(NodeID(node), structure: id, seconds: Int(window))
         logger.info("a Matter node's commissioning window was opened", [("node", String(node)), ("seconds", String(window))])
         return ShareNodeReply(manualCode: codes.manualCode, qrCode: codes.qrCode)
-    }
-
-    /// `MatterNodes` of structure `id`.
-    func matterNodeRows(_ id: StructureID) async throws -> [MatterNodeRow] {
-        try await service.matterNodes.nodes(in: id).map {
-            MatterNodeRow(
-                nodeId: $0.nodeID.rawValue, vendorId: $0.vendorID, productId: $0.productID, commissionedAt: Self.milliseconds($0.commissionedAt))
-        }
     }
 
     /// Signals every commissioning stage from its structure's object, and `MatterNodes` when a node
@@ -138,6 +142,9 @@ extension DaemonRuntime {
             if let xpan = progress.extPanID { detail[Key.extPanId] = .string(xpan.description) }
             if let error = progress.error { detail[Key.error] = .string(error) }
             if let failed = progress.failedStage { detail[Key.failedStage] = .string(failed.rawValue) }
+            if let name = progress.name { detail[Key.name] = .string(name) }
+            if let room = progress.room { detail[Key.room] = .string(room) }
+            if let warning = progress.warning { detail[Key.warning] = .string(warning) }
             let signal = CommissioningProgressSignal(
                 session: progress.session.rawValue, payloadId: progress.payloadID, stage: progress.stage.rawValue, detail: detail)
             do {
@@ -147,13 +154,7 @@ extension DaemonRuntime {
             } catch {
                 logger.warning("could not signal a commissioning stage", [("session", progress.session.rawValue), ("error", "\(error)")])
             }
-            if progress.stage == .complete {
-                do {
-                    emitStructureChanged(progress.structure, [.matterNodes: try await matterNodeRows(progress.structure).dbusValue])
-                } catch {
-                    logger.warning("could not read a structure's Matter nodes for their signal", [("structure", progress.structure.rawValue), ("error", "\(error)")])
-                }
-            }
+            if progress.stage == .complete { await emitMatterNodesChanged(progress.structure) }
         }
     }
 }

@@ -138,6 +138,7 @@ extension DaemonRuntime {
         case .borderRouters: try await routerPaths(id)
         case .policyStatus: try await policyStatus(id).dbusValue
         case .matterNodes: try await matterNodeRows(id).dbusValue
+        case .rooms: try await roomNames(id).dbusValue
         }
     }
 
@@ -162,7 +163,7 @@ extension DaemonRuntime {
                 xpan = parsed
             }
             try await update(id) { $0.defaultThreadNetworkId = xpan }
-        case .name, .borderRouters, .policyStatus, .matterNodes:
+        case .name, .borderRouters, .policyStatus, .matterNodes, .rooms:
             throw DBusError(.propertyReadOnly, "\(p.rawValue) is read-only")
         }
     }

@@ -32,6 +32,10 @@ actor DaemonRuntime {
     let advertisedNames: AdvertisedRouterNames
     /// The structures' changes, subscribed before anything runs (drained by followPolicyStatus).
     let structureChanges: EventStream<StructureChange>
+    /// Names leaving the bus, subscribed before anything is served (drained by followCommissioningOwners).
+    let vanishedNames: AsyncThrowingMapSequence<SignalStream, NameOwnerChange>
+    /// The commissioning sessions each caller (by unique name) opened and has not completed or cancelled.
+    var commissioningOwners: [String: Set<SessionKey>] = [:]
 
     var exportedRouters: Set<DeviceID> = []
     var exportedStructures: Set<StructureID> = []
@@ -40,8 +44,10 @@ actor DaemonRuntime {
 
     private init(
         configuration: DaemonConfiguration, logger: Logger, clock: any TBRClock, store: TBRStore, connection: Connection,
-        structures: PersistentStructureStore, service: BorderRouterService, mdns: MDNSClient, advertisedNames: AdvertisedRouterNames
+        structures: PersistentStructureStore, service: BorderRouterService, mdns: MDNSClient, advertisedNames: AdvertisedRouterNames,
+        vanishedNames: AsyncThrowingMapSequence<SignalStream, NameOwnerChange>
     ) {
+        self.vanishedNames = vanishedNames
         self.mdns = mdns
         self.advertisedNames = advertisedNames
         self.configuration = configuration
@@ -85,8 +91,10 @@ actor DaemonRuntime {
         let structures = PersistentStructureStore(store: store)
         do { try await structures.load() } catch { throw .stateUnusable(path, error.message) }
         let connection: Connection
+        let vanishedNames: AsyncThrowingMapSequence<SignalStream, NameOwnerChange>
         do {
             connection = try await Connection(bus: configuration.bus, logger: logger.child("dbus"))
+            vanishedNames = try await connection.namesLosingOwner()
         } catch {
             throw .busUnreachable("\(configuration.bus)", "\(error)")
         }
@@ -115,7 +123,7 @@ actor DaemonRuntime {
         return DaemonRuntime(
             configuration: configuration, logger: logger, clock: clock, store: store, connection: connection,
             structures: structures, service: service, mdns: MDNSClient(logger: logger.child("mdns")),
-            advertisedNames: advertisedNames)
+            advertisedNames: advertisedNames, vanishedNames: vanishedNames)
     }
 
     /// Serves until a graceful shutdown, cancellation, or a part failing; then stops in order (see
@@ -133,6 +141,7 @@ actor DaemonRuntime {
                 group.addTask { await self.followBorderAgents() }
                 group.addTask { await self.followPolicyStatus() }
                 group.addTask { await self.forwardCommissioningProgress() }
+                group.addTask { await self.followCommissioningOwners() }
                 // Ends on a graceful shutdown, or when the task is cancelled (the group's hard deadline).
                 group.addTask { try? await gracefulShutdown() }
 

@@ -4,37 +4,77 @@ import MatterOnboarding
 import MeshCoP
 import Store
 
-/// The commissioned Matter nodes, kept in tbrd's SQLite store (table `matter_nodes`): they survive
-/// restarts. Each record is one transaction.
+/// The Matter nodes and the rooms of each structure, kept in tbrd's SQLite store (tables `matter_nodes`
+/// and `rooms`): they survive restarts. Each change is one transaction.
 struct PersistentMatterNodeStore: MatterNodeStore {
     let store: TBRStore
 
     func record(_ node: RecordedMatterNode) async throws(HomeError) {
         let structure = try PersistentStructureStore.recordID(node.structure)
-        do {
+        try await call { () throws(StoreError) in
             try await store.recordMatterNode(
                 MatterNodeRecord(
                     nodeID: node.nodeID.rawValue, structure: structure, vendorID: node.vendorID, productID: node.productID,
-                    commissionedAt: node.commissionedAt.secondsSinceEpoch, sessionID: node.session.rawValue, payloadID: node.payloadID,
-                    extPanID: node.extPanID?.description, backend: node.backend))
-        } catch {
-            throw PersistentStructureStore.homeError(error)
+                    commissionedAt: node.commissionedAt.secondsSinceEpoch, sessionID: node.session?.rawValue, payloadID: node.payloadID,
+                    extPanID: node.extPanID?.description, backend: node.backend, name: node.name, room: node.room))
         }
+    }
+
+    func adopt(_ node: CommissionedNodeSummary, into structure: StructureID, backend: String) async throws(HomeError) -> RecordedMatterNode {
+        let id = try PersistentStructureStore.recordID(structure)
+        return Self.node(
+            try await call { () throws(StoreError) in
+                try await store.adoptMatterNode(
+                    node.nodeID.rawValue, into: id, vendorID: node.vendorID, productID: node.productID, backend: backend, name: node.label)
+            })
+    }
+
+    func name(_ node: NodeID, in structure: StructureID, _ name: String?) async throws(HomeError) -> RecordedMatterNode {
+        let id = try PersistentStructureStore.recordID(structure)
+        return Self.node(try await call { () throws(StoreError) in try await store.nameMatterNode(node.rawValue, in: id, name) })
+    }
+
+    func place(_ node: NodeID, in structure: StructureID, room: String?) async throws(HomeError) -> RecordedMatterNode {
+        let id = try PersistentStructureStore.recordID(structure)
+        return Self.node(try await call { () throws(StoreError) in try await store.placeMatterNode(node.rawValue, in: id, room: room) })
+    }
+
+    func forget(_ node: NodeID) async throws(HomeError) {
+        _ = try await call { () throws(StoreError) in try await store.removeMatterNode(node.rawValue) }
     }
 
     func nodes(in structure: StructureID) async throws(HomeError) -> [RecordedMatterNode] {
         let id = try PersistentStructureStore.recordID(structure)
-        do { return try await store.matterNodes(inStructure: id).map(Self.node) } catch { throw PersistentStructureStore.homeError(error) }
+        return try await call { () throws(StoreError) in try await store.matterNodes(inStructure: id) }.map(Self.node)
     }
 
     func allNodes() async throws(HomeError) -> [RecordedMatterNode] {
-        do { return try await store.allMatterNodes().map(Self.node) } catch { throw PersistentStructureStore.homeError(error) }
+        try await call { () throws(StoreError) in try await store.allMatterNodes() }.map(Self.node)
+    }
+
+    func rooms(in structure: StructureID) async throws(HomeError) -> [String] {
+        let id = try PersistentStructureStore.recordID(structure)
+        return try await call { () throws(StoreError) in try await store.rooms(inStructure: id) }
+    }
+
+    func addRoom(_ room: String, to structure: StructureID) async throws(HomeError) -> [String] {
+        let id = try PersistentStructureStore.recordID(structure)
+        return try await call { () throws(StoreError) in try await store.addRoom(room, to: id) }
+    }
+
+    func removeRoom(_ room: String, from structure: StructureID) async throws(HomeError) -> [String] {
+        let id = try PersistentStructureStore.recordID(structure)
+        return try await call { () throws(StoreError) in try await store.removeRoom(room, from: id) }
+    }
+
+    private func call<T>(_ body: () async throws(StoreError) -> T) async throws(HomeError) -> T {
+        do { return try await body() } catch { throw PersistentStructureStore.homeError(error) }
     }
 
     static func node(_ r: MatterNodeRecord) -> RecordedMatterNode {
         RecordedMatterNode(
             nodeID: NodeID(r.nodeID), structure: PersistentStructureStore.id(r.structure), vendorID: r.vendorID, productID: r.productID,
-            commissionedAt: WallTime(secondsSinceEpoch: r.commissionedAt), session: CommissioningSessionID(rawValue: r.sessionID),
-            payloadID: r.payloadID, extPanID: r.extPanID.flatMap { ExtendedPANID($0) }, backend: r.backend)
+            commissionedAt: WallTime(secondsSinceEpoch: r.commissionedAt), session: r.sessionID.map(CommissioningSessionID.init(rawValue:)),
+            payloadID: r.payloadID, extPanID: r.extPanID.flatMap { ExtendedPANID($0) }, backend: r.backend, name: r.name, room: r.room)
     }
 }

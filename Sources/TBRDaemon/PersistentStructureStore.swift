@@ -254,12 +254,17 @@ final class PersistentStructureStore: StructureStore {
         }
     }
 
+    /// A store error as the device model's: what names something missing is `notFound`; what the caller
+    /// asked wrongly (a name, a room the structure lacks) `invalidArgument`; a node already recorded or a room
+    /// still holding nodes `invalidState`; the database failing `failed`.
     static func homeError(_ error: StoreError) -> HomeError {
         switch error {
-        case .structureNotFound, .routerNotFound, .routerNotInStructure: HomeError(.notFound, error.description)
-        case .duplicateStructureName, .invalidStructureName, .routerInAnotherStructure, .invalidArgument:
+        case .structureNotFound, .routerNotFound, .routerNotInStructure, .matterNodeNotFound: HomeError(.notFound, error.description)
+        case .duplicateStructureName, .invalidStructureName, .routerInAnotherStructure, .invalidArgument, .invalidName, .roomNotFound,
+            .duplicateRoom:
             HomeError(.invalidArgument, error.description)
-        default: HomeError(.failed, error.description)
+        case .roomInUse, .matterNodeAlreadyRecorded: HomeError(.invalidState, error.description)
+        case .sqlite, .schemaTooNew, .migrationFailed: HomeError(.failed, error.description)
         }
     }
 }

@@ -19,11 +19,12 @@ struct CommissioningHarness {
 
     static func view(
         _ structure: StructureID = "1", name: String = "Home", routers: [CommissioningStructureView.Router]? = nil,
-        default defaultNetwork: ExtendedPANID? = nil
+        default defaultNetwork: ExtendedPANID? = nil, rooms: [String] = []
     ) -> CommissioningStructureView {
         CommissioningStructureView(
             structure: structure, name: name,
-            routers: routers ?? [.init(id: "wpan0", isOnline: true, isAttached: true, network: netA)], defaultNetwork: defaultNetwork)
+            routers: routers ?? [.init(id: "wpan0", isOnline: true, isAttached: true, network: netA)], defaultNetwork: defaultNetwork,
+            rooms: rooms)
     }
 
     /// A valid QR code for a BLE device with `discriminator` and `passcode`.
@@ -76,6 +77,48 @@ extension Array where Element == CommissioningDirective {
 
 @Suite struct CommissioningMachineTests {
     typealias H = CommissioningHarness
+
+    @Test func aNameAndARoomAreCheckedWhenQueuedRecordedAndTheNameWrittenBeforeComplete() throws {
+        var h = H()
+        let view = H.view(rooms: ["Kitchen"])
+        let s = try h.open(view)
+        // A room the structure lacks, and a name longer than NodeLabel holds, are refused: nothing is queued.
+        #expect(throws: HomeError(.invalidArgument, "structure \"Home\" has no room \"Attic\" (its rooms: \"Kitchen\")")) {
+            try h.queue(s, H.code(100), .init(room: "Attic"), view: view)
+        }
+        do {
+            _ = try h.queue(s, H.code(100), .init(name: String(repeating: "x", count: 33)), view: view)
+            Issue.record("a 33-byte name was queued")
+        } catch let error as HomeError {
+            #expect(error.code == .invalidArgument && error.message.contains("longer than 32 bytes"), "\(error)")
+        }
+        let (id, _) = try h.queue(s, H.code(100), .init(name: "Lamp", room: "Kitchen"), view: view)
+        #expect(id == "1", "the refused ones took no id")
+        let ref = PayloadRef(session: s, payloadID: "1")
+        var d = h.machine.datasetRead(ref, .success(H.dataset()), now: h.now, wall: h.wall)
+        d += h.machine.credentialsHandedOver(ref, error: nil, now: h.now, wall: h.wall)
+        d += h.machine.commissioned(ref, .success(CommissionedNode(nodeID: NodeID(7), vendorID: 1, productID: 2)), now: h.now, wall: h.wall)
+        let record = try #require(d.compactMap { if case .recordNode(_, let n) = $0 { n } else { nil } }.first)
+        #expect(record.name == "Lamp" && record.room == "Kitchen")
+        // Recorded: the name goes to the device before the payload completes.
+        let recorded = h.machine.recorded(ref, error: nil, now: h.now, wall: h.wall)
+        #expect(recorded == [.writeLabel(ref, NodeID(7), label: "Lamp")])
+        // The device refuses the label: the node completes with its recorded name, and says so.
+        let done = h.machine.labelWritten(ref, error: "node 7 refused the node label: status 0x88", now: h.now, wall: h.wall)
+        let complete = try #require(done.progress.first { $0.stage == .complete })
+        #expect(complete.name == "Lamp" && complete.room == "Kitchen")
+        #expect(complete.warning == "the name is recorded but the device did not take it as its NodeLabel: node 7 refused the node label: status 0x88")
+    }
+
+    @Test func withoutANameTheNodeCompletesOnceRecorded() throws {
+        var h = H()
+        let s = try h.open()
+        _ = try h.queue(s, H.code(100))
+        let done = h.succeed(PayloadRef(session: s, payloadID: "1"), node: 7)
+        #expect(!done.contains { if case .writeLabel = $0 { true } else { false } })
+        let complete = try #require(done.progress.first { $0.stage == .complete })
+        #expect(complete.name == nil && complete.room == nil && complete.warning == nil)
+    }
 
     @Test func oneSessionPerStructureAndWhatAPrepareNeeds() throws {
         var h = H()

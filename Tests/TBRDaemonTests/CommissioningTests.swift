@@ -46,7 +46,11 @@ import Testing
                 #"<method name="Commission">"#, #"<arg type="a{sv}" name="options" direction="in"/>"#,
                 #"<arg type="a(ssts)" name="outcomes" direction="out"/>"#, #"<method name="CancelMatterCommissioning">"#,
                 #"<method name="ShareMatterNode">"#, #"<signal name="CommissioningProgress">"#,
-                #"<arg type="a{sv}" name="detail"/>"#, #"<property name="MatterNodes" type="a(tqqx)" access="read"/>"#,
+                #"<arg type="a{sv}" name="detail"/>"#, #"<property name="MatterNodes" type="a(tqqxss)" access="read"/>"#,
+                #"<property name="Rooms" type="as" access="read"/>"#, #"<method name="AddRoom">"#, #"<method name="RemoveRoom">"#,
+                #"<method name="RenameMatterNode">"#, #"<arg type="s" name="labelProblem" direction="out"/>"#,
+                #"<method name="MoveMatterNode">"#, #"<method name="RemoveMatterNode">"#, #"<arg type="b" name="force" direction="in"/>"#,
+                #"<method name="AdoptMatterNode">"#,
             ] {
                 #expect(xml.contains(fragment), "\(fragment)")
             }
@@ -65,7 +69,7 @@ import Testing
             let bad = await CommissioningRig.failure { _ = try await rig.commission(session, "MT:NOPE") }
             #expect(bad?.name == "io.tbrd.Error.InvalidArgument" && bad?.message.hasPrefix("the onboarding payload is not valid") == true)
             let option = await CommissioningRig.failure { _ = try await rig.commission(session, CommissioningRig.code(discriminator: 100), ["color": .string("red")]) }
-            #expect(option?.message == "unknown Commission option \"color\" (known: network, onNetwork)")
+            #expect(option?.message == "unknown Commission option \"color\" (known: network, onNetwork, name, room)")
             let network = await CommissioningRig.failure {
                 _ = try await rig.commission(session, CommissioningRig.code(discriminator: 100), ["network": .string("deadbeef00000001")])
             }

@@ -33,10 +33,7 @@ extension Matter {
         let seconds: UInt16
 
         init(_ values: ParsedValues) throws(UsageError) {
-            node = try values.required("node") { (word) throws(ArgumentValueError) -> NodeID in
-                guard let id = NodeID(parsing: word) else { throw ArgumentValueError("a node ID is a whole number, decimal or hex with 0x") }
-                return id
-            }
+            node = try values.required("node", MatterArguments.nodeID)
             seconds = try values.value("timeout") { (word) throws(ArgumentValueError) -> UInt16 in
                 let range = TBRDBusAPI.Structure.shareWindowSeconds
                 guard let s = UInt16(word), range.contains(s) else {
@@ -48,15 +45,10 @@ extension Matter {
 
         func run(in context: CommandContext) async throws -> ExitCode {
             let view = try await RouterSession.withTbrd(context, for: "'matter share'") { tbrd in
-                for entry in try await tbrd.structureEntries() {
-                    let nodes = try await tbrd.matterNodes(at: entry.path, structure: entry.name)
-                    guard nodes.contains(where: { $0.nodeId == node.rawValue }) else { continue }
-                    let codes = try await tbrd.shareMatterNode(at: entry.path, node: node.rawValue, seconds: seconds)
-                    return SharedNodeView(
-                        nodeId: node.rawValue, structure: entry.name, windowSeconds: Int(seconds), manualCode: codes.manualCode,
-                        qrCode: codes.qrCode)
-                }
-                throw ControlError.failure("node \(node) is not recorded in any structure ('tbrctl matter nodes' lists them)")
+                let holder = try await tbrd.structureHolding(node)
+                let codes = try await tbrd.shareMatterNode(at: holder.path, node: node.rawValue, seconds: seconds)
+                return SharedNodeView(
+                    nodeId: node.rawValue, structure: holder.name, windowSeconds: Int(seconds), manualCode: codes.manualCode, qrCode: codes.qrCode)
             }
             if context.json {
                 try context.writeJSON(view)

@@ -16,6 +16,12 @@ enum MatterArguments {
         return UInt64(digits, radix: isHex ? 16 : 10) ?? .max
     }
 
+    /// A node ID as `tbrctl matter nodes` lists it: decimal, or hex with `0x`.
+    static func nodeID(_ word: String) throws(ArgumentValueError) -> NodeID {
+        guard let id = NodeID(parsing: word) else { throw ArgumentValueError("a node ID is a whole number, decimal or hex with 0x") }
+        return id
+    }
+
     /// The passcode: `random`, or a whole number in decimal.
     static func passcode(_ word: String) throws(ArgumentValueError) -> PasscodeChoice {
         if word == "random" { return .random }

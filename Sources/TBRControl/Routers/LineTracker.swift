@@ -55,6 +55,7 @@ final class LineTracker: Sendable {
         return CommissioningLine(
             payload: position, stage: s.stage, time: WallTime(milliseconds: value(Key.time, Int64.self) ?? 0),
             nodeId: value(Key.nodeId, UInt64.self), error: value(Key.error, String.self), failedStage: value(Key.failedStage, String.self),
+            name: value(Key.name, String.self), room: value(Key.room, String.self), warning: value(Key.warning, String.self),
             vendorId: value(Key.vendorId, UInt16.self), productId: value(Key.productId, UInt16.self), extPanId: value(Key.extPanId, String.self))
     }
 }

@@ -20,10 +20,15 @@ extension TbrdBackend {
     }
 
     /// `Commission(s session, s payload, a{sv} options) → s payloadId`.
-    func commission(at path: ObjectPath, session: String, code: String, network: String?, onNetwork: Bool, position: Int) async throws -> String {
+    func commission(
+        at path: ObjectPath, session: String, code: String, network: String?, onNetwork: Bool, name: String?, room: String?, position: Int
+    ) async throws -> String {
+        typealias Option = MatterAPI.CommissionOption
         var entries: [DBusValue.DictEntry] = []
-        if let network { entries.append(.init(key: .string(MatterAPI.CommissionOption.network), value: .variant(.string(network)))) }
-        if onNetwork { entries.append(.init(key: .string(MatterAPI.CommissionOption.onNetwork), value: .variant(.bool(true)))) }
+        if let network { entries.append(.init(key: .string(Option.network), value: .variant(.string(network)))) }
+        if onNetwork { entries.append(.init(key: .string(Option.onNetwork), value: .variant(.bool(true)))) }
+        if let name { entries.append(.init(key: .string(Option.name), value: .variant(.string(name)))) }
+        if let room { entries.append(.init(key: .string(Option.room), value: .variant(.string(room)))) }
         let reply = try await matterCall(
             path, MatterAPI.commission.name, [.string(session), .string(code), .dictionary(key: .string, value: .variant, entries)],
             doing: "queuing code \(position)")
@@ -73,7 +78,7 @@ extension TbrdBackend {
 
     /// Calls a Matter method of the structure at `path`; tbrd's `NotSupported` (no commissioner
     /// configured) is 69, like tbrd itself missing.
-    private func matterCall(_ path: ObjectPath, _ member: MemberName, _ arguments: [DBusValue], doing: String) async throws -> [DBusValue] {
+    func matterCall(_ path: ObjectPath, _ member: MemberName, _ arguments: [DBusValue], doing: String) async throws -> [DBusValue] {
         do {
             return try await structureObject(path).call(member, arguments, timeout: Self.matterCallTimeout)
         } catch let error as DBusError where error.name == TBRDBusAPI.Error.notSupported {
