@@ -14,8 +14,8 @@ public enum ParseResult: Sendable {
 /// before or after the command words; `--name VALUE`, `--name=VALUE`, `-n VALUE` and `-nVALUE` are
 /// the same (a value that starts with `--` must be attached with `=`); `--` ends options; `-` is a
 /// positional word. A command accepts its own declarations and the global ones of the commands above
-/// it. `-h`, `--help` and `help` print the help of the command reached, and `--version` works when the
-/// root declares a version.
+/// it. `-h`, `--help` and `help` print the help of the command reached (a command word that names no
+/// command is a usage error even then), and `--version` works when the root declares a version.
 public struct CommandParser: Sendable {
     /// The root of the tree, whose name is the program name.
     public let root: any ParsableCommand.Type
@@ -40,6 +40,10 @@ public struct CommandParser: Sendable {
         let scan = CommandScan(arguments, root: root, index: index)
         let words = scan.commandWords
         guard let command = scan.path.last else { preconditionFailure("the scan always holds the root") }
+        if let unknown = scan.unknownCommand {
+            // `tbrctl frob --help` asks for the help of a command that does not exist.
+            throw UsageError(unknown, commandPath: words)
+        }
         if scan.wantsHelp {
             return .help(HelpRenderer(path: scan.path).render())
         }

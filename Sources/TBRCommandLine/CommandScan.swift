@@ -22,6 +22,9 @@ struct CommandScan {
     private(set) var wantsVersion = false
     /// The first problem met; reported only if help was not asked for.
     private(set) var firstError: String?
+    /// A command word that names no command: reported even when help was asked for, since there is no
+    /// command whose help could be meant.
+    private(set) var unknownCommand: String?
 
     private let index: [String: ArgumentSpec]
 
@@ -60,7 +63,9 @@ struct CommandScan {
             wantsHelp = true
         } else {
             let names = current.configuration.subcommands.map { $0.configuration.name }
-            fail("unknown command '\(word)' for '\(commandWords.joined(separator: " "))'; expected one of: \(names.joined(separator: ", "))")
+            let message = "unknown command '\(word)' for '\(commandWords.joined(separator: " "))'; expected one of: \(names.joined(separator: ", "))"
+            if unknownCommand == nil { unknownCommand = message }
+            fail(message)
         }
     }
 

@@ -117,6 +117,14 @@ import TBRCommandLine
         #expect(line == "tool 1.2.3")
     }
 
+    /// Help of a command that does not exist is not the parent's help: a usage error, as without --help.
+    @Test func helpForAnUnknownCommandIsAUsageError() {
+        for line in [["frob", "--help"], ["net", "frob", "--help"], ["help", "frob"], ["net", "frob", "-h"]] {
+            let error = usageError(line)
+            #expect(error?.message.hasPrefix("unknown command 'frob' for") == true, "\(line): \(String(describing: error))")
+        }
+    }
+
     @Test func helpListsCommandsOptionsValueNamesAndDefaults() throws {
         let root = try #require(parser.helpText(for: []))
         #expect(root.contains("USAGE: tool [--json] [--bus ADDRESS] [--version] <command>"))

@@ -28,6 +28,14 @@ import TBRControl
         #expect(console.output == "")
         #expect(console.errorOutput == "tbrctl: unknown option '--frob'\nRun 'tbrctl dataset decode --help' for usage.\n")
 
+        // Help for a command that does not exist is a usage error too, not the parent's help.
+        for line in [["frob", "--help"], ["epskc", "frob", "--help"]] {
+            let (helpStatus, helpConsole) = await runInProcess(line)
+            #expect(helpStatus == 64, "\(line)")
+            #expect(helpConsole.output == "", "\(line)")
+            #expect(helpConsole.errorOutput.hasPrefix("tbrctl: unknown command 'frob'"), "\(line): \(helpConsole.errorOutput)")
+        }
+
         let binary = try TbrctlBinary()
         let cases: [([String], String)] = [
             (["dataset", "decode"], "missing HEX|- for 'tbrctl dataset decode'"),
