@@ -19,7 +19,8 @@ import TBRFoundation
 ///    agrees (enabled: anything but `(disabled, disabled)`), for at most ``nat64Timeout``.
 ///
 /// What the agent cannot do (its `Capabilities` lacks the feature, or it answers `NotImplemented`) is
-/// reported as unsupported with the reason; the rest is still applied.
+/// reported with the reason (unsupported, or for `all` a note when the other path runs:
+/// ``RouterPolicyPlan/outcome(nat64Lacking:dhcp6PDLacking:)``); the rest is still applied.
 struct PolicyEnforcer: Sendable {
     let connection: Connection
     let callTimeout: Duration
@@ -43,12 +44,10 @@ struct PolicyEnforcer: Sendable {
         do {
             let capabilities = try await readCapabilities(agent)
             infrastructure = try? await agent.read(.infraLinkInfo).name
-            var lacking: [String] = []
-            if let why = try await applyPrefixDelegation(plan, agent, capabilities) { lacking.append(why) }
-            if let why = try await applyNat64(plan, agent, capabilities) { lacking.append(why) }
+            let pd = try await applyPrefixDelegation(plan, agent, capabilities)
+            let nat64 = try await applyNat64(plan, agent, capabilities)
             return RouterApplyResult(
-                outcome: lacking.isEmpty ? .applied : .unsupported(lacking.joined(separator: "; ")),
-                infrastructureInterface: infrastructure?.nilIfEmpty)
+                outcome: plan.outcome(nat64Lacking: nat64, dhcp6PDLacking: pd), infrastructureInterface: infrastructure?.nilIfEmpty)
         } catch let failure as ApplyFailure {
             return RouterApplyResult(outcome: .failed(failure.reason), infrastructureInterface: infrastructure?.nilIfEmpty)
         } catch let error as AgentError {

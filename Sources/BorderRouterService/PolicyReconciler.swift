@@ -245,7 +245,8 @@ actor PolicyReconciler {
             logger.info("the router did not name its infrastructure interface; its firewall rules let only link-local and ULA through", [("router", id.rawValue)])
         }
         switch result.outcome {
-        case .applied:
+        case .applied(let note):
+            if !note.isEmpty { metadata.append(("note", note)) }
             logger.info("internet-access policy applied", metadata)
         case .unsupported(let why):
             metadata.append(("lacks", why))

@@ -45,7 +45,7 @@ extension PolicyReconcilerMachine {
                 parts.append((.pending, "applying"))
             } else if let outcome = r.outcome, outcome.plan == plan {
                 switch outcome.result {
-                case .applied: parts.append((.applied, ""))
+                case .applied(let note): parts.append((.applied, note))
                 case .unsupported(let why): parts.append((.unsupported, why))
                 case .failed(let why): parts.append((.failed, why))
                 }

@@ -46,7 +46,8 @@ struct PolicyReconcilerMachine: Sendable {
 
     /// What one router's agent last did with a plan.
     enum AgentOutcome: Hashable, Sendable {
-        case applied
+        /// Applied; the note says what the router lacks of `all` (empty otherwise).
+        case applied(String)
         case unsupported(String)
         case failed(String)
     }
@@ -362,7 +363,8 @@ struct PolicyReconcilerMachine: Sendable {
 
     private static func agentOutcome(_ outcome: RouterApplyResult.Outcome) -> AgentOutcome {
         switch outcome {
-        case .applied, .offline: .applied
+        case .applied(let note): .applied(note)
+        case .offline: .applied("")
         case .unsupported(let why): .unsupported(why)
         case .failed(let why): .failed(why)
         }

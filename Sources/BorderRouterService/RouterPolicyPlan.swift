@@ -43,6 +43,21 @@ struct RouterPolicyPlan: Hashable, Sendable, CustomStringConvertible {
 
     /// "NAT64 on, DHCPv6-PD off".
     var description: String { "NAT64 \(nat64 ? "on" : "off"), DHCPv6-PD \(dhcp6PD ? "on" : "off")" }
+
+    /// What applying the plan came to, given what the agent could not do of each part (nil: done).
+    ///
+    /// `all` means the most internet the router can give: applied when NAT64 or DHCPv6-PD runs (the
+    /// other one missing from the build is a note), unsupported only when neither can. Every other option
+    /// asks for exactly its parts: any part missing is unsupported.
+    func outcome(nat64Lacking: String?, dhcp6PDLacking: String?) -> RouterApplyResult.Outcome {
+        let lacking = [dhcp6PDLacking, nat64Lacking].compactMap { $0 }
+        guard !lacking.isEmpty else { return .applied("") }
+        if option == .internetAccessOptionAll, lacking.count == 1 {
+            let path = nat64Lacking == nil ? "NAT64" : "DHCPv6-PD"
+            return .applied("internet through \(path) only: \(lacking[0])")
+        }
+        return .unsupported(lacking.joined(separator: "; "))
+    }
 }
 
 /// A structure as the reconciler needs it: its option and its routers.
@@ -59,8 +74,9 @@ struct StructureSnapshot: Hashable, Sendable {
 struct RouterApplyResult: Hashable, Sendable {
     /// The outcome.
     enum Outcome: Hashable, Sendable {
-        /// The agent runs the plan.
-        case applied
+        /// The agent runs the plan (for `all`, as much of it as it can: the note says what it lacks;
+        /// empty otherwise).
+        case applied(String)
         /// The agent runs what it can of the plan; the reason says what it lacks.
         case unsupported(String)
         /// A call failed; the reason says which and why.

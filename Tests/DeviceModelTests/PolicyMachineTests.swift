@@ -33,7 +33,7 @@ struct PolicyHarness {
         return nil
     }
 
-    static func applied(_ infra: String? = "eth0") -> RouterApplyResult { RouterApplyResult(outcome: .applied, infrastructureInterface: infra) }
+    static func applied(_ infra: String? = "eth0") -> RouterApplyResult { RouterApplyResult(outcome: .applied(""), infrastructureInterface: infra) }
 }
 
 extension Array where Element == PolicyDirective {
@@ -251,5 +251,16 @@ extension Array where Element == PolicyDirective {
             let plan = PolicyHarness.plan(option)
             #expect(plan.nat64 == nat64 && plan.dhcp6PD == pd && RouterPolicyPlan.restriction(option) == restriction, "\(option)")
         }
+    }
+
+    /// `all` is the most internet the router can give; every other option is exactly its parts.
+    @Test func allIsAppliedWhenOnePathRunsAndOtherOptionsNeedEveryPart() {
+        let all = PolicyHarness.plan(.internetAccessOptionAll)
+        #expect(all.outcome(nat64Lacking: nil, dhcp6PDLacking: nil) == .applied(""))
+        #expect(all.outcome(nat64Lacking: nil, dhcp6PDLacking: "no DHCPv6-PD") == .applied("internet through NAT64 only: no DHCPv6-PD"))
+        #expect(all.outcome(nat64Lacking: "no NAT64", dhcp6PDLacking: nil) == .applied("internet through DHCPv6-PD only: no NAT64"))
+        #expect(all.outcome(nat64Lacking: "no NAT64", dhcp6PDLacking: "no DHCPv6-PD") == .unsupported("no DHCPv6-PD; no NAT64"))
+        #expect(PolicyHarness.plan(.internetAccessOptionDhcpv6PdOnly).outcome(nat64Lacking: nil, dhcp6PDLacking: "no DHCPv6-PD") == .unsupported("no DHCPv6-PD"))
+        #expect(PolicyHarness.plan(.internetAccessOptionNat64Only).outcome(nat64Lacking: "no NAT64", dhcp6PDLacking: nil) == .unsupported("no NAT64"))
     }
 }

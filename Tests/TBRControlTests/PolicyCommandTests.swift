@@ -62,6 +62,19 @@ import Glibc
 
             let noWait = try await rig.run(["structure", "policy", "Home", "--internet-access", "none", "--no-wait"])
             #expect(noWait.status == 0 && noWait.stdout.contains("Internet access  none"))
+
+            // all: the most internet the router can give. wpan1 lacks NAT64 but has PD: applied, with a note.
+            let most = try await rig.run(["structure", "policy", "Home", "--internet-access", "all"])
+            #expect(most.status == 0, "\(most.stdout)\(most.stderr)")
+            #expect(most.stdout.contains(
+                "wpan1   applied  internet through DHCPv6-PD only: no NAT64: otbr-agent is built without it (Capabilities nat64 false)"),
+                "\(most.stdout)")
+            // A router with neither path cannot give any internet: unsupported, exit 1.
+            try await rig.control("wpan1", "SetCapabilities", [.bool(false), .bool(false)])
+            #expect(try await rig.run(["structure", "policy", "Home", "--internet-access", "unspecified"]).status == 0)
+            let none = try await rig.run(["structure", "policy", "Home", "--internet-access", "all"])
+            #expect(none.status == 1, "\(none.stdout)")
+            #expect(none.stdout.contains("wpan1   unsupported  no DHCPv6-PD: otbr-agent is built without it"), "\(none.stdout)")
         }
     }
 
