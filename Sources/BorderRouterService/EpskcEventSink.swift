@@ -9,8 +9,10 @@ public protocol EpskcEventSink: Sendable {
     /// Records `event` and returns its sequence number (nil when the journal does not number events).
     /// - Parameter restoreRecord: for an activation, what to keep to recover the session after a
     ///   restart (``BorderRouterService/restoreEpskcSession(_:)``); nil for an end.
-    /// - Throws: when the event could not be recorded (a full disk). The service then never streams
-    ///   it: an activation is withdrawn from the router and refused to its caller; an end stays
-    ///   unrecorded (the journal still shows the session open, so it is detected again after a restart).
+    /// - Throws: when the event could not be recorded (a full disk). The service then does not stream
+    ///   it: an activation is withdrawn from the router and refused to its caller; an end is kept in
+    ///   memory and offered again (1 s, doubling, at most 30 s, and before any later event of the
+    ///   router), and streamed once recorded. If the service stops first, the journal still shows the
+    ///   session open, and a restarted service closes it from the agent's state.
     func journal(_ event: EpskcEvent, restoreRecord: EpskcSessionRecord?) async throws -> UInt64?
 }

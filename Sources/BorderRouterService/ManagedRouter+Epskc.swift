@@ -172,14 +172,16 @@ extension ManagedRouter {
 
     // MARK: the driver
 
-    /// Calls the machine's timer at the instant its last timer directive asked for, and sleeps without
-    /// a timer while it asked for none, until the task is cancelled.
+    /// Calls the machine's timer at the instant its last timer directive asked for, and tries again to
+    /// journal the ends waiting for room when their time comes; sleeps without a timer while neither is
+    /// due, until the task is cancelled.
     func driveSessions() async {
         while !Task.isCancelled {
-            await waitForWake(until: wakeUp)
+            await waitForWake(until: [wakeUp, journalRetryAt].compactMap { $0 }.min())
             if Task.isCancelled { return }
             await serialized {
                 let now = self.clock.now()
+                if let retry = self.journalRetryAt, now >= retry { await self.flushPendingEnds() }
                 guard let due = self.wakeUp, now >= due else { return }
                 await self.perform(self.machine.timerFired(now: now))
             }

@@ -41,6 +41,13 @@ actor ManagedRouter: BorderRouterBackend {
     var wakeUp: ContinuousClock.Instant?
     /// An activation the sink could not record (session, why), set by ``publish(_:restoreRecord:)``.
     var unrecordedActivation: (id: EpskcSessionID, why: String)?
+    /// Ends the sink could not record yet (a full disk), in order: journalled, then streamed, as soon as
+    /// a write succeeds (``flushPendingEnds()``).
+    var pendingEnds: [EpskcEvent] = []
+    /// When the driver next tries to journal ``pendingEnds``; nil: nothing is pending.
+    var journalRetryAt: ContinuousClock.Instant?
+    /// Failed tries in a row, for the back-off (1 s, doubling, at most 30 s).
+    var journalFailures = 0
     /// The unique bus name of the running agent instance; nil while it is off the bus.
     var agentInstance: String?
     var gateBusy = false
@@ -155,13 +162,16 @@ actor ManagedRouter: BorderRouterBackend {
     // MARK: publishing
 
     /// Journals `event` with `restoreRecord` (awaiting the sink), then yields it to this router's and the
-    /// service's streams. An event the sink could not record is never streamed (journal before signal):
-    /// an activation is remembered in ``unrecordedActivation`` for the caller to withdraw; an end is
-    /// logged and left to be detected again after a restart.
+    /// service's streams. An event the sink could not record is not streamed (journal before signal):
+    /// an activation is remembered in ``unrecordedActivation`` for the caller to withdraw; an end is kept
+    /// in ``pendingEnds`` and journalled, then streamed, as soon as a write succeeds. Ends waiting are
+    /// journalled first, so the journal keeps the order events happened in.
     func publish(_ event: EpskcEvent, restoreRecord: EpskcSessionRecord?) async {
         var event = event
         if let sink {
+            await flushPendingEnds()
             do {
+                guard pendingEnds.isEmpty else { throw JournalBlocked() }
                 event.sequenceNumber = try await sink.journal(event, restoreRecord: restoreRecord)
             } catch {
                 switch event {
@@ -169,13 +179,57 @@ actor ManagedRouter: BorderRouterBackend {
                     unrecordedActivation = (e.sessionID, "\(error)")
                     logger.error("ePSKc start not recorded; the key is withdrawn", [("router", deviceID.rawValue), ("error", "\(error)")])
                 case .deactivated(let e):
+                    pendingEnds.append(event)
+                    scheduleJournalRetry()
                     logger.error(
-                        "ePSKc end not recorded; it is not streamed and will be detected again after a restart",
+                        "ePSKc end not recorded yet; it is journalled, then signalled, as soon as a write succeeds",
                         [("router", deviceID.rawValue), ("session", e.sessionID.rawValue), ("error", "\(error)")])
                 }
                 return
             }
         }
+        deliver(event)
+    }
+
+    /// Journals the ends waiting for room, in order, streaming each once it is recorded; on the first
+    /// failure the rest wait for the next try.
+    func flushPendingEnds() async {
+        guard let sink, !pendingEnds.isEmpty else { return }
+        while var event = pendingEnds.first {
+            do {
+                event.sequenceNumber = try await sink.journal(event, restoreRecord: nil)
+            } catch {
+                scheduleJournalRetry()
+                return
+            }
+            pendingEnds.removeFirst()
+            logger.notice("a pending ePSKc end is journalled now", [("router", deviceID.rawValue), ("session", event.sessionID.rawValue)])
+            deliver(event)
+        }
+        journalFailures = 0
+        setJournalRetry(nil)
+    }
+
+    /// The next try of ``pendingEnds``, after a back-off that doubles from 1 s up to 30 s.
+    private func scheduleJournalRetry() {
+        journalFailures += 1
+        let delay = Duration.seconds(min(30, 1 << min(journalFailures - 1, 5)))
+        setJournalRetry(clock.now().advanced(by: delay))
+    }
+
+    private func setJournalRetry(_ instant: ContinuousClock.Instant?) {
+        guard journalRetryAt != instant else { return }
+        journalRetryAt = instant
+        wake.signal()
+    }
+
+    /// Ends are waiting for room: a later event is not journalled before them.
+    private struct JournalBlocked: Error, CustomStringConvertible {
+        var description: String { "earlier ePSKc ends are still waiting for room in the journal" }
+    }
+
+    /// Logs `event` and yields it to this router's and the service's streams.
+    private func deliver(_ event: EpskcEvent) {
         switch event {
         case .activated(let e):
             logger.info(

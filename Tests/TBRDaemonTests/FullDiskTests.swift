@@ -1,5 +1,6 @@
 import DBus
 import Foundation
+import TBRDBusAPI
 import TBRTestKit
 import Testing
 
@@ -64,6 +65,64 @@ import Glibc
             #expect(try await env.activate("wpan0", seconds: 30).status == "success")
             let next = try #require(try await it.next())
             #expect(next.member == "EpskcModeActivated" && next.arguments[0] == .uint64(3))
+        }
+    }
+
+    /// The journal's events as (kind, reason) pairs.
+    static func journal(_ env: DaemonEnvironment) async throws -> [(String, String)] {
+        let reply = try await env.manager.call("EpskcEvents", [.uint64(0), .string(""), .uint32(0)])
+        return try reply[0].decode(as: [EpskcJournalRow].self).map { ($0.kind, $0.reason) }
+    }
+
+    /// A key ended while the disk is full: its end is kept in memory and journalled (and only then
+    /// signalled) as soon as a write succeeds; and a tbrd restarted before that closes the session
+    /// from the agent's state, also when the disk is still full when it starts.
+    @Test func anEndThatCannotBeJournalledIsJournalledOnceThereIsRoomAndAfterARestart() async throws {
+        guard getuid() == 0 else { throw TestKitError("this test mounts a tmpfs: it needs root; make test runs as root") }
+        try await withDaemon { env throws in
+            try FileManager.default.createDirectory(atPath: env.stateDirectory, withIntermediateDirectories: true)
+            let mount = try await ProcessRunner.run(
+                try Executables.find("mount", package: "mount"), ["-t", "tmpfs", "-o", "size=2m,mode=0700", "tmpfs", env.stateDirectory])
+            guard mount.status == 0 else { throw TestKitError("cannot mount a tmpfs: \(mount.stderr)") }
+            defer { _ = umount2(env.stateDirectory, Int32(MNT_DETACH)) }
+            try await env.startSimulator(["wpan0"])
+            try await env.startDaemon()
+
+            // Room comes back while tbrd runs: the end is journalled, then signalled.
+            let signals = try await env.client.signals(matching: MatchRule(
+                sender: "io.tbrd", pathNamespace: "/io/tbrd/router", interface: "io.tbrd.BorderRouter1", member: "EpskcModeDeactivated"))
+            _ = try await env.activate("wpan0", seconds: 300)
+            Self.fill(env.stateDirectory)
+            _ = try await env.router("wpan0").call("DeactivateEpskcMode", [.bool(false)])
+            try await eventually("tbrd says the end is pending", timeout: .seconds(10)) {
+                env.daemon?.stderr.contains("ePSKc end not recorded yet") == true
+            }
+            #expect(try await Self.journal(env).map(\.0) == ["activated"], "nothing journalled on a full disk")
+            try FileManager.default.removeItem(atPath: env.stateDirectory + "/filler")
+            var it = signals.makeAsyncIterator()
+            let ended = try #require(try await it.next())
+            #expect(ended.arguments[0] == .uint64(2), "signalled with its journal sequence, once journalled")
+            #expect(try await Self.journal(env).map(\.0) == ["activated", "deactivated"])
+            #expect(try await Self.journal(env).last?.1 == "cancelled")
+
+            // tbrd stops before room comes back: the session stays open in the journal; the next tbrd
+            // closes it from the agent's state (the key is gone).
+            _ = try await env.activate("wpan0", seconds: 300)
+            Self.fill(env.stateDirectory)
+            _ = try await env.router("wpan0").call("DeactivateEpskcMode", [.bool(false)])
+            try await eventually("the second end is pending", timeout: .seconds(10)) {
+                (env.daemon?.stderr.components(separatedBy: "ePSKc end not recorded yet").count ?? 0) >= 3
+            }
+            #expect(await env.stopDaemon() == 0)
+            // Restarted while the disk is still full: the recovered end waits in memory too.
+            try await env.startDaemon()
+            try await eventually("the restarted tbrd finds the end and cannot journal it yet", timeout: .seconds(20)) {
+                env.daemon?.stderr.contains("ePSKc end not recorded yet") == true
+            }
+            try FileManager.default.removeItem(atPath: env.stateDirectory + "/filler")
+            try await eventually("the restarted tbrd journals the end", timeout: .seconds(20)) {
+                try await Self.journal(env).map(\.0) == ["activated", "deactivated", "activated", "deactivated"]
+            }
         }
     }
 }
