@@ -54,12 +54,12 @@ public struct BorderAgentBrowser: Sendable {
                 }
             }
             for await input in inputs {
-                let change: BorderAgentEvent? =
+                let changes: [BorderAgentEvent] =
                     switch input {
                     case .meshcop(let event): table.meshcop(event)
                     case .ephemeral(let event): table.ephemeral(event)
                     }
-                if let change { await body(change, table) }
+                for change in changes { await body(change, table) }
             }
             group.cancelAll()
         }

@@ -75,11 +75,17 @@ public enum ServiceEvent: Hashable, Sendable {
     case updated(DiscoveredService)
     /// A service already reported is gone.
     case removed(DiscoveredService, RemovalReason)
+    /// The consumer fell behind and events were not delivered: these are every service known now (found
+    /// and resolved), in name order. A service reported before and absent here is gone
+    /// (``RemovalReason/missedWhileBehind``); one present here is there now, added or changed. Events
+    /// continue after it.
+    case resynchronized([DiscoveredService])
 
-    /// The service concerned.
-    public var service: DiscoveredService {
+    /// The service concerned; nil for ``resynchronized(_:)``.
+    public var service: DiscoveredService? {
         switch self {
         case .added(let s), .updated(let s), .removed(let s, _): s
+        case .resynchronized: nil
         }
     }
 }
@@ -93,4 +99,7 @@ public enum RemovalReason: String, Hashable, Sendable {
     case unresolvable
     /// avahi-daemon restarted and the service was not found again.
     case notFoundAfterRestart
+    /// Its removal happened while the consumer was behind: a ``ServiceEvent/resynchronized(_:)`` no
+    /// longer lists it.
+    case missedWhileBehind
 }

@@ -7,6 +7,8 @@ struct Browse {
     let drops: DropCounter
     var browser: BrowserHandle?
     var resolvers: [ServiceTable.Sighting: ResolverHandle] = [:]
+    /// Events did not fit in the stream: nothing more is yielded until a ``ServiceEvent/resynchronized(_:)`` fits.
+    var behind = false
 }
 
 extension MDNSClient {
@@ -103,6 +105,21 @@ extension MDNSClient {
         perform(directives, in: id)
     }
 
+    /// How often a browse whose consumer fell behind tries to deliver its snapshot.
+    static let resyncRetry: Duration = .milliseconds(100)
+
+    /// Delivers every service known now to a browse whose consumer fell behind, once it has room; tries
+    /// again later while it has none.
+    private func resynchronize(_ id: UInt64) {
+        guard let browse = browses[id], browse.behind else { return }
+        if case .dropped = browse.continuation.yield(.resynchronized(browse.table.services)) {
+            after(Self.resyncRetry) { $0.resynchronize(id) }
+        } else {
+            browses[id]?.behind = false
+            logger.notice("a browse's consumer fell behind; it was resynchronised", [("type", browse.table.type.rawValue), ("dropped", "\(browse.drops.count)")])
+        }
+    }
+
     /// Carries out the table's directives, in order.
     private func perform(_ directives: [ServiceTable.Directive], in id: UInt64) {
         for directive in directives {
@@ -123,7 +140,16 @@ extension MDNSClient {
                 }
             case .emit(let event):
                 guard let browse = browses[id] else { continue }
-                if case .dropped = browse.continuation.yield(event) { browse.drops.increment() }
+                guard !browse.behind else {
+                    // The snapshot that ends the backlog will carry this change.
+                    browse.drops.increment()
+                    continue
+                }
+                if case .dropped = browse.continuation.yield(event) {
+                    browse.drops.increment()
+                    browses[id]?.behind = true
+                    after(Self.resyncRetry) { $0.resynchronize(id) }
+                }
             }
         }
     }

@@ -70,13 +70,40 @@ extension LANTests {
                     let again = await client.browse(.meshcop)
                     var iterator = again.makeAsyncIterator()
                     let seen = await iterator.next()
-                    #expect(seen?.service.name == "Test Agent #0001")
+                    #expect(seen?.service?.name == "Test Agent #0001")
                     #expect(events.withLock { $0.dropFirst(before).allSatisfy { if case .removed = $0 { false } else { true } } }, "\(events.withLock { Array($0.dropFirst(before)) })")
 
                     await client.withdraw(id)
                     try await eventually("the withdrawal arrives", timeout: .seconds(10)) {
-                        events.withLock { $0.contains { $0 == .removed($0.service, .withdrawn) } }
+                        events.withLock { $0.contains { if case .removed(_, .withdrawn) = $0 { true } else { false } } }
                     }
+
+                    // A consumer that falls behind loses no end: what did not fit comes back as a snapshot.
+                    func agent(_ n: Int) -> ServiceRegistration {
+                        ServiceRegistration(name: "Test Agent #000\(n)", type: .meshcop, port: UInt16(49990 + n), txt: Self.txt(vendor: "N"))
+                    }
+                    func removed(_ n: Int) -> Bool {
+                        events.withLock { $0.contains { if case .removed(let s, _) = $0 { s.name == "Test Agent #000\(n)" } else { false } } }
+                    }
+                    let third = await client.publish(agent(3))
+                    let slow = await client.browse(.meshcop, bufferLimit: 2)
+                    var reader = slow.makeAsyncIterator()
+                    #expect(await reader.next()?.service?.name == "Test Agent #0003")
+                    // Not reading now: two events fill the buffer, the third (a removal) does not fit.
+                    let fourth = await client.publish(agent(4))
+                    let fifth = await client.publish(agent(5))
+                    try await eventually("both are browsed", timeout: .seconds(10)) {
+                        events.withLock { $0.filter { if case .added(let s) = $0 { s.name >= "Test Agent #0004" } else { false } }.count } == 2
+                    }
+                    await client.withdraw(third)
+                    try await eventually("the removal happened", timeout: .seconds(10)) { removed(3) }
+                    #expect(slow.droppedCount >= 1)
+                    let first = await reader.next(), second = await reader.next(), snapshot = await reader.next()
+                    #expect(Set([first?.service?.name, second?.service?.name]) == ["Test Agent #0004", "Test Agent #0005"], "added in whichever order they resolved")
+                    guard case .resynchronized(let services)? = snapshot else { Issue.record("no snapshot: \(String(describing: snapshot))"); return }
+                    #expect(services.map(\.name) == ["Test Agent #0004", "Test Agent #0005"], "#0003 is gone")
+                    await client.withdraw(fourth)
+                    await client.withdraw(fifth)
                     group.cancelAll()
                 }
                 await client.close()
