@@ -115,7 +115,7 @@ let package = Package(
 
         // MARK: test support and tests
         .target(name: "TBRTestKit", dependencies: ["TBRFoundation", "DBus", "WebSocket"], swiftSettings: strict),
-        .testTarget(name: "TBRFoundationTests", dependencies: ["TBRFoundation"], swiftSettings: strict),
+        .testTarget(name: "TBRFoundationTests", dependencies: ["TBRFoundation", "TBRTestKit"], swiftSettings: strict),
         .testTarget(name: "DBusTests", dependencies: ["DBus", "TBRTestKit"], swiftSettings: strict),
         .testTarget(name: "MeshCoPTests", dependencies: ["MeshCoP", "TBRTestKit"], swiftSettings: strict),
         .testTarget(name: "MatterOnboardingTests", dependencies: ["MatterOnboarding", "MeshCoP"], swiftSettings: strict),

@@ -19,6 +19,8 @@ enum PolicyInput: Sendable {
     case firewallChecked(Result<Bool, FirewallError>)
     /// Addresses changed on some interface.
     case addressesChanged
+    /// The host's firewall ruleset changed (the kernel's nftables notification).
+    case rulesetChanged
     /// The wake-up the machine asked for is due.
     case timer
     /// Someone waits until everything before this input is taken in and its statuses recorded.
@@ -27,8 +29,8 @@ enum PolicyInput: Sendable {
 
 /// The reconciler's queue of inputs: any task submits, the loop takes them one at a time and learns
 /// when the queue runs dry (it then records the statuses gathered, so a burst of results makes one
-/// store write per structure). Repeated "read the structures again" and address changes collapse
-/// into one.
+/// store write per structure). Repeated "read the structures again", address changes and ruleset
+/// changes collapse into one.
 final class PolicyInbox: Sendable {
     private struct State {
         var queue: [PolicyInput] = []
@@ -46,6 +48,7 @@ final class PolicyInbox: Sendable {
             switch input {
             case .structuresChanged where s.queue.contains(where: { if case .structuresChanged = $0 { true } else { false } }): break
             case .addressesChanged where s.queue.contains(where: { if case .addressesChanged = $0 { true } else { false } }): break
+            case .rulesetChanged where s.queue.contains(where: { if case .rulesetChanged = $0 { true } else { false } }): break
             default: s.queue.append(input)
             }
             return nil

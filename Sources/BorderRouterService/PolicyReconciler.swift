@@ -49,9 +49,11 @@ actor PolicyReconciler {
     func run(registry: EventStream<RouterRegistryEvent>, online: Set<DeviceID>) async {
         let changes = store.changes(bufferLimit: 4096)
         let addressChanges = firewall?.addressChanges()
+        let rulesetChanges = firewall?.rulesetChanges()
         logger.info(
             "internet-access policy reconciler running",
-            [("firewall", firewall == nil ? "off" : "on"), ("address-changes", addressChanges == nil ? "polled" : "followed")])
+            [("firewall", firewall == nil ? "off" : "on"), ("address-changes", addressChanges == nil ? "polled" : "followed"),
+             ("ruleset-changes", rulesetChanges == nil ? "polled" : "followed")])
         defer { inbox.close() }
         await withDiscardingTaskGroup { group in
             let inbox = self.inbox
@@ -67,6 +69,11 @@ actor PolicyReconciler {
             if let addressChanges {
                 group.addTask {
                     for await _ in addressChanges { inbox.submit(.addressesChanged) }
+                }
+            }
+            if let rulesetChanges {
+                group.addTask {
+                    for await _ in rulesetChanges { inbox.submit(.rulesetChanged) }
                 }
             }
             group.addTask { await self.driveTimer() }
@@ -120,9 +127,14 @@ actor PolicyReconciler {
             await perform(machine.checkFinished(id, plan: plan, result: result, now: now), &group)
         case .firewallReplaced(let ruleset, .success(let snapshot)):
             firewallSnapshot = snapshot
-            logger.info(
-                ruleset.isEmpty ? "host firewall: table inet tbrd removed" : "host firewall: table inet tbrd replaced",
-                [("thread-interfaces", ruleset.entries.map(\.threadInterface).joined(separator: ","))])
+            if !snapshot.wasRead {
+                logger.notice(
+                    "host firewall: nft is not installed; no rules are needed, and a table inet tbrd an earlier run left (if any) stays until nft removes it")
+            } else {
+                logger.info(
+                    ruleset.isEmpty ? "host firewall: table inet tbrd removed" : "host firewall: table inet tbrd replaced",
+                    [("thread-interfaces", ruleset.entries.map(\.threadInterface).joined(separator: ","))])
+            }
             await perform(machine.firewallReplaced(ruleset, error: nil, now: now), &group)
         case .firewallReplaced(let ruleset, .failure(let error)):
             logger.warning("host firewall could not be replaced", [("error", error.description)])
@@ -135,6 +147,8 @@ actor PolicyReconciler {
             await perform(machine.firewallChecked(intact: true, error: error.description, now: now), &group)
         case .addressesChanged:
             await perform(machine.addressesChanged(now: now), &group)
+        case .rulesetChanged:
+            await perform(machine.rulesetChanged(now: now), &group)
         case .timer:
             await perform(machine.timerFired(now: now), &group)
         case .barrier(let waiter):

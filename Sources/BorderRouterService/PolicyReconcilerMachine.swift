@@ -95,6 +95,8 @@ struct PolicyReconcilerMachine: Sendable {
         var nextCheck: Instant?
         /// A read-back is running.
         var checking = false
+        /// The kernel announced a ruleset change that no read-back has looked at yet.
+        var changeSeen = false
     }
 
     let timing: Timing
@@ -232,6 +234,14 @@ struct PolicyReconcilerMachine: Sendable {
         return finish(now)
     }
 
+    /// The kernel announced a change of the host's ruleset (anyone's, tbrd's own included): tbrd's table is
+    /// read back as soon as no replace or read-back runs, so one removed by `nft flush ruleset` is put
+    /// back within moments rather than at the next poll.
+    mutating func rulesetChanged(now: Instant) -> [PolicyDirective] {
+        if timing.firewallManaged { firewall.changeSeen = true }
+        return finish(now)
+    }
+
     /// Addresses changed on some interface: the LAN's prefixes are read again.
     mutating func addressesChanged(now: Instant) -> [PolicyDirective] {
         if timing.firewallManaged { linksToRead.formUnion(infrastructureInterfaces) }
@@ -320,11 +330,20 @@ struct PolicyReconcilerMachine: Sendable {
             routers[id] = r
             directives.append(.applyRouter(id, plan))
         }
-        if timing.firewallManaged, firewall.inFlight == nil, firewall.retryAt == nil {
+        // No replace starts while a read-back runs: its answer would be about the table before the replace.
+        if timing.firewallManaged, firewall.inFlight == nil, !firewall.checking, firewall.retryAt == nil {
             let wanted = desiredFirewall
             if firewall.applied != wanted {
                 firewall.inFlight = wanted
                 directives.append(.replaceFirewall(wanted))
+            }
+        }
+        // A change the kernel announced is read back once nothing else touches the table.
+        if timing.firewallManaged, firewall.changeSeen, firewall.inFlight == nil, !firewall.checking {
+            firewall.changeSeen = false
+            if firewall.applied?.isEmpty == false {
+                firewall.checking = true
+                directives.append(.checkFirewall)
             }
         }
         for id in structures.keys.sorted() {

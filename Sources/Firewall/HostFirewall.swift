@@ -18,13 +18,23 @@ public protocol HostFirewall: Sendable {
     /// Yields whenever an address is added to or removed from any interface, until the task is
     /// cancelled; nil when changes cannot be followed (the caller then re-reads on its own timer).
     func addressChanges() -> AsyncStream<Void>?
+
+    /// Yields whenever the host's firewall ruleset changes (anyone's: tbrd's own replaces too), until the
+    /// task is cancelled; nil when changes cannot be followed (the caller then checks on its own timer).
+    func rulesetChanges() -> AsyncStream<Void>?
 }
 
 /// tbrd's ruleset as it read back: `nft list table inet tbrd`, or nil when there is no table.
 public struct FirewallSnapshot: Hashable, Sendable {
-    /// The listing, nil when the table does not exist.
+    /// The listing, nil when the table does not exist (or could not be read: ``wasRead``).
     public var listing: String?
+    /// False when nothing could read the ruleset (no `nft` to remove an empty ruleset with): whatever
+    /// table an earlier run left is still there, unknown.
+    public var wasRead: Bool
 
     /// A snapshot of `listing`.
-    public init(listing: String?) { self.listing = listing }
+    public init(listing: String?, wasRead: Bool = true) {
+        self.listing = listing
+        self.wasRead = wasRead
+    }
 }

@@ -13,10 +13,11 @@ public struct NFTables: HostFirewall {
         self.timeout = timeout
     }
 
-    /// Without `nft` there is nothing tbrd can have put in place, so an empty ruleset is taken as in
-    /// place; any other fails with ``FirewallError/nftNotFound(_:)``.
+    /// Without `nft` an empty ruleset is taken as in place, unread (``FirewallSnapshot/wasRead`` false:
+    /// a table an earlier run left cannot be removed, and stays); any other fails with
+    /// ``FirewallError/nftNotFound(_:)``.
     public func replace(with ruleset: FirewallRuleset) async throws(FirewallError) -> FirewallSnapshot {
-        if ruleset.isEmpty, Subprocess.locate(tool) == nil { return FirewallSnapshot(listing: nil) }
+        if ruleset.isEmpty, Subprocess.locate(tool) == nil { return FirewallSnapshot(listing: nil, wasRead: false) }
         let script = try ruleset.script()
         let result = try await run(["-f", "-"], input: Array(script.utf8))
         guard result.status == 0 else { throw .nftFailed(status: result.status, message: Self.firstLines(result.stderr)) }
@@ -41,6 +42,8 @@ public struct NFTables: HostFirewall {
     }
 
     public func addressChanges() -> AsyncStream<Void>? { AddressMonitor.changes() }
+
+    public func rulesetChanges() -> AsyncStream<Void>? { RulesetMonitor.changes() }
 
     private func run(_ arguments: [String], input: [UInt8]) async throws(FirewallError) -> Subprocess.Result {
         guard let path = Subprocess.locate(tool) else {

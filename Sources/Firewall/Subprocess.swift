@@ -35,19 +35,19 @@ struct Subprocess {
         -> Swift.Result<Result, FirewallError>
     {
         var stdinPipe: [Int32] = [-1, -1], stdoutPipe: [Int32] = [-1, -1], stderrPipe: [Int32] = [-1, -1]
-        guard pipe(&stdinPipe) == 0 else { return .failure(.system("pipe", errno)) }
-        guard pipe(&stdoutPipe) == 0 else {
+        // Close-on-exec from the start (pipe2), so that no other child spawned at the same moment
+        // elsewhere in tbrd inherits a pipe and keeps it open.
+        guard openPipe(&stdinPipe) == 0 else { return .failure(.system("pipe2", errno)) }
+        guard openPipe(&stdoutPipe) == 0 else {
             let e = errno
             closeAll(stdinPipe)
-            return .failure(.system("pipe", e))
+            return .failure(.system("pipe2", e))
         }
-        guard pipe(&stderrPipe) == 0 else {
+        guard openPipe(&stderrPipe) == 0 else {
             let e = errno
             closeAll(stdinPipe + stdoutPipe)
-            return .failure(.system("pipe", e))
+            return .failure(.system("pipe2", e))
         }
-        // Close-on-exec, so that no other child (spawned at the same time elsewhere) keeps a pipe open.
-        for fd in stdinPipe + stdoutPipe + stderrPipe { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
         // Written with poll: a full pipe must not block this thread.
         _ = fcntl(stdinPipe[1], F_SETFL, fcntl(stdinPipe[1], F_GETFL) | O_NONBLOCK)
         var actions = posix_spawn_file_actions_t()
@@ -121,18 +121,51 @@ struct Subprocess {
             }
         }
         closeAll(fds.map(\.fd).filter { $0 >= 0 })
-        if timedOut { kill(pid, SIGKILL) }
+        // The child may outlive its pipes (closed them, or handed them on): it is waited for until the
+        // deadline too, then killed.
         var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0, errno == EINTR {}
-        if timedOut { return .failure(.nftTimedOut(seconds: Int(timeout.components.seconds))) }
+        if !timedOut, !reaped(pid, &status, before: deadline) { timedOut = true }
+        if timedOut {
+            kill(pid, SIGKILL)
+            // SIGKILL ends it unless it sleeps in the kernel; a child that still does not go is left
+            // behind rather than blocking tbrd.
+            _ = reaped(pid, &status, before: ContinuousClock.now.advanced(by: .seconds(1)))
+            return .failure(.nftTimedOut(seconds: Int(timeout.components.seconds)))
+        }
         let code = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
         return .success(Result(
             status: code, stdout: String(decoding: output[0], as: UTF8.self), stderr: String(decoding: output[1], as: UTF8.self)))
     }
 
+    /// Waits for child `pid` to exit until `deadline`, checking every 10 ms (`waitpid` with `WNOHANG`).
+    /// - Returns: whether it was reaped (its status in `status`).
+    private static func reaped(_ pid: pid_t, _ status: inout Int32, before deadline: ContinuousClock.Instant) -> Bool {
+        while true {
+            let r = waitpid(pid, &status, WNOHANG)
+            if r == pid { return true }
+            if r < 0, errno != EINTR { return true }  // not our child any more (ECHILD): nothing to wait for
+            guard ContinuousClock.now < deadline else { return false }
+            usleep(10_000)
+        }
+    }
+
     private static func closeAll(_ fds: [Int32]) {
         for fd in fds where fd >= 0 { close(fd) }
     }
+
+    /// `pipe2(fds, O_CLOEXEC)`: glibc has it (since 2.9), but the Glibc module does not export it, so it is
+    /// looked up at run time.
+    private static func openPipe(_ fds: inout [Int32]) -> Int32 {
+        fds.withUnsafeMutableBufferPointer { pipe2Function($0.baseAddress!, O_CLOEXEC) }
+    }
+
+    private typealias Pipe2 = @convention(c) (UnsafeMutablePointer<Int32>, Int32) -> Int32
+    private static let pipe2Function: Pipe2 = {
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "pipe2") else {
+            preconditionFailure("the C library has no pipe2 (glibc has had it since 2.9)")
+        }
+        return unsafeBitCast(symbol, to: Pipe2.self)
+    }()
 
     /// `posix_spawn_file_actions_addclosefrom_np` (glibc 2.34+), looked up at run time because the
     /// Glibc module does not export it.

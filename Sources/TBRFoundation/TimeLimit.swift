@@ -11,18 +11,19 @@ public enum TimeLimit {
 
     /// Runs `operation`; when `limit` passes on `clock` first, cancels it, waits for it to end, and
     /// answers ``Outcome/timedOut``. The operation must end promptly when cancelled.
-    /// - Throws: what `operation` throws when it ends first.
+    /// - Throws: what `operation` throws when it ends first; `CancellationError` when the caller's task
+    ///   is cancelled before either ends (a caller giving up is not a timeout).
     public static func run<Value: Sendable>(
         _ limit: Duration, clock: any TBRClock, _ operation: @escaping @Sendable () async throws -> Value
     ) async throws -> Outcome<Value> {
         try await withThrowingTaskGroup(of: Outcome<Value>.self) { group in
             group.addTask { .finished(try await operation()) }
             group.addTask {
-                try? await clock.sleep(for: limit)
+                try await clock.sleep(for: limit)
                 return .timedOut
             }
             defer { group.cancelAll() }
-            guard let first = try await group.next() else { return .timedOut }
+            guard let first = try await group.next() else { throw CancellationError() }
             return first
         }
     }

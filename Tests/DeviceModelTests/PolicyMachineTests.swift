@@ -263,4 +263,28 @@ extension Array where Element == PolicyDirective {
         #expect(PolicyHarness.plan(.internetAccessOptionDhcpv6PdOnly).outcome(nat64Lacking: nil, dhcp6PDLacking: "no DHCPv6-PD") == .unsupported("no DHCPv6-PD"))
         #expect(PolicyHarness.plan(.internetAccessOptionNat64Only).outcome(nat64Lacking: "no NAT64", dhcp6PDLacking: nil) == .unsupported("no NAT64"))
     }
+
+    /// The kernel announces a ruleset change: tbrd's table is read back at once, not at the next poll;
+    /// never while a replace runs (the change is looked at after it), and no replace starts while a
+    /// read-back runs.
+    @Test func aRulesetChangeIsReadBackAtOnceAndNeverBesideAReplace() throws {
+        var h = PolicyHarness(checkInterval: .seconds(3600))
+        var d = h.machine.start(structures: [PolicyHarness.home(.internetAccessOptionNone)], online: ["wpan0"], now: h.now)
+        let rules = try #require(d.firewall)
+        // Announced while the replace runs (tbrd's own change, or anyone's): no read-back beside it …
+        d = h.machine.rulesetChanged(now: h.now)
+        #expect(!d.contains(.checkFirewall))
+        // … but right after it.
+        d = h.machine.firewallReplaced(rules, error: nil, now: h.now)
+        #expect(d.contains(.checkFirewall))
+        // While that read-back runs, the structure changes: its replace waits for the read-back.
+        d = h.machine.structuresRead([PolicyHarness.home(.internetAccessOptionNat64Only)], now: h.now)
+        #expect(d.firewall == nil, "no replace on a snapshot about to be read back")
+        // Someone flushed the ruleset: the read-back says so, and the wanted table is put in place.
+        d = h.machine.firewallChecked(intact: false, error: nil, now: h.now)
+        #expect(d.firewall?.entries.first?.restriction == .noGlobalIPv6)
+        _ = h.machine.firewallReplaced(try #require(d.firewall), error: nil, now: h.now)
+        // A change announced when nothing runs is read back at once.
+        #expect(h.machine.rulesetChanged(now: h.now).contains(.checkFirewall))
+    }
 }

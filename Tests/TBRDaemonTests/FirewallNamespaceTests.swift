@@ -186,4 +186,34 @@ final class TestNetwork: Sendable {
             await env.stopDaemon()
         }
     }
+
+    /// `nft flush ruleset` (what `systemctl reload nftables` runs) removes tbrd's table: the kernel's
+    /// nftables notification brings it back at once. The drift poll is an hour here, so only the
+    /// notification can.
+    @Test func aFlushedRulesetIsPutBackAtOnceNotAtTheNextPoll() async throws {
+        guard getuid() == 0 else { throw TestKitError("this test needs root (network namespaces); make test runs as root") }
+        let net = TestNetwork()
+        do {
+            try await net.create()
+            try await withDaemon { env throws in
+                try await env.startSimulator(["wpan0"], extra: ["--nat64-delay", "100", "--infra-interface", "lan0"])
+                try await env.startDaemon(try env.configuration("policy-check-interval = 3600\n", firewall: true), namespace: net.router)
+                let structure = try await PolicyEnforcementTests.home(env, ["wpan0"])
+                try await PolicyEnforcementTests.set("none", on: structure)
+                let before = try await net.nft(["list", "table", "inet", "tbrd"])
+                #expect(before.status == 0)
+                #expect(try await net.nft(["flush", "ruleset"]).status == 0)
+                try await eventually("table inet tbrd is back", timeout: .seconds(10)) {
+                    try await net.nft(["list", "table", "inet", "tbrd"]).stdout == before.stdout
+                }
+                #expect(try await net.meshReaches("2001:db8:ffff::2") == false, "none holds again: no IPv6 internet")
+                #expect(env.daemon?.stderr.contains("table inet tbrd was changed by someone else; replacing it") == true)
+                await env.stopDaemon()
+            }
+        } catch {
+            await net.remove()
+            throw error
+        }
+        await net.remove()
+    }
 }
