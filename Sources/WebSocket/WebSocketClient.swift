@@ -13,7 +13,8 @@ public import TBRFoundation
 /// One task receives (``receive()`` is not for concurrent callers); any task may send, and whole
 /// messages never interleave. Nothing here has a timeout of its own: callers bound their calls (see
 /// `TBRFoundation.TimeLimit`), and a cancelled call fails with ``WebSocketError/cancelled``. A protocol
-/// violation by the server closes the connection with the status the RFC asks for (1002, 1007, 1009).
+/// violation by the server closes the connection with the status the RFC asks for (1002, 1007, 1008,
+/// 1009), and what it sends is bounded (``WebSocketLimits``).
 public actor WebSocketClient {
     /// Where the client is connected.
     public nonisolated let url: WebSocketURL
@@ -34,13 +35,13 @@ public actor WebSocketClient {
 
     /// Connects to `url` and performs the opening handshake.
     /// - Parameters:
-    ///   - maximumMessage: the longest message accepted (default 16 MiB); a longer one fails the
-    ///     connection with status 1009.
+    ///   - limits: the bounds on what the server may send in one message (``WebSocketLimits``); a
+    ///     message past them fails the connection with status 1009 or 1008.
     ///   - logger: where the client notes, at debug, what it could not do on its way out (a close frame
     ///     that could not be sent). Message contents are never logged.
     /// - Throws: ``WebSocketError``: `unreachable`, `handshakeFailed`, `connectionLost`, `cancelled`.
     public static func connect(
-        to url: WebSocketURL, maximumMessage: Int = 16 << 20, logger: Logger = .disabled
+        to url: WebSocketURL, limits: WebSocketLimits = WebSocketLimits(), logger: Logger = .disabled
     ) async throws(WebSocketError) -> WebSocketClient {
         let tcp = TCPConnection(host: url.host, port: url.port)
         do throws(WebSocketError) {
@@ -55,7 +56,7 @@ public actor WebSocketClient {
                 }
                 received.append(contentsOf: chunk)
                 if let headLength = try handshake.acceptResponse(received) {
-                    var reader = WebSocketReader(maximumMessage: maximumMessage)
+                    var reader = WebSocketReader(role: .client, limits: limits)
                     reader.append(received[headLength...])
                     return WebSocketClient(url: url, tcp: tcp, reader: reader, logger: logger)
                 }
