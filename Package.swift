@@ -59,7 +59,7 @@ let package = Package(
         .target(name: "Store", dependencies: ["CSQLite", "TBRFoundation"], swiftSettings: strict),
         .target(name: "MDNS", dependencies: ["CAvahiClient", "TBRFoundation"], swiftSettings: strict),
         .target(name: "Firewall", dependencies: ["TBRFoundation"], swiftSettings: strict),
-        // An RFC 6455 client of our own over TCP (Foundation's WebSocket needs a libcurl built with it).
+        // RFC 6455 of our own over TCP, client and server (Foundation's WebSocket needs a libcurl built with it).
         .target(name: "WebSocket", dependencies: ["MeshCoP", "TBRFoundation"], swiftSettings: strict),
 
         // MARK: domain

@@ -1,13 +1,14 @@
 // libFuzzer target for the WebSocket parsers of what a peer sends (fuzz/run.sh websocket SECONDS): the
 // frame parser and the message reader in both roles (a client reading a server, a server reading a
-// client's masked frames) and the handshake response parser.
+// client's masked frames), the handshake response parser (client side) and the request parser and
+// handshake answer (server side).
 //
 // Oracles, beyond "never crash": the reader gives the same messages and the same error (at the same
 // offset) whether the bytes come at once or in pieces; it never returns a message longer than its
 // limit; a frame that parses re-encodes to the bytes it came
 // from (lengths are minimal, so the encoding is unique; a client's frame with the key it came with); a
-// text message is valid UTF-8; an error, once thrown, is thrown again; the handshake parser never
-// reports more bytes than it was given.
+// text message is valid UTF-8; an error, once thrown, is thrown again; the handshake parsers never
+// report more bytes than they were given; a request answered 101 carries the accept value of its key.
 import WebSocket
 
 /// Small limits, so that the fuzzer reaches them.
@@ -56,6 +57,15 @@ public func webSocketFuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
         fatalError("the handshake took bytes it was not given")
     }
     _ = try? HTTPResponseHead(parsing: stream, limit: 512)
+    if let request = try? HTTPRequestHead(parsing: stream, limit: 512) {
+        if request.length > stream.count || request.length <= 0 { fatalError("the request head took bytes it was not given") }
+        if case .accept(let response) = WebSocketServerHandshake.answer(request, path: first & 1 == 0 ? "/ws" : nil) {
+            guard let key = request.value(of: "sec-websocket-key"),
+                let expected = try? WebSocketServerHandshake.accept(forKey: key),
+                String(decoding: response, as: UTF8.self).contains("\r\nSec-WebSocket-Accept: \(expected)\r\n")
+            else { fatalError("a request was accepted without the accept value of its key") }
+        }
+    }
     _ = try? WebSocketURL(String(decoding: stream, as: UTF8.self))
     return 0
 }

@@ -4,6 +4,8 @@ public enum WebSocketError: Error, Hashable, Sendable, CustomStringConvertible {
     case invalidURL(String, reason: String)
     /// No TCP connection could be made to the host (name resolution or connect failed).
     case unreachable(String, reason: String)
+    /// A server cannot listen on this address (it is in use, not local, or not allowed).
+    case cannotListen(String, reason: String)
     /// The opening handshake failed: the server refused it or answered something else (or, on a
     /// server, the client's request was not a WebSocket handshake).
     case handshakeFailed(String)
@@ -23,6 +25,7 @@ public enum WebSocketError: Error, Hashable, Sendable, CustomStringConvertible {
         switch self {
         case .invalidURL(let url, let reason): "\(HTTPHead.shown(url)) is not a usable WebSocket URL: \(reason)"
         case .unreachable(let host, let reason): "cannot connect to \(host): \(reason)"
+        case .cannotListen(let address, let reason): "cannot listen on \(address): \(reason)"
         case .handshakeFailed(let why): "the WebSocket handshake failed: \(why)"
         case .protocolViolation(let e): "the peer broke the WebSocket protocol (\(e)); the connection was closed"
         case .closed(let code, let reason):
