@@ -26,6 +26,8 @@ actor TCPConnection {
     var currentDescriptor: Int32? { socket?.fd }
     private var reader: CheckedContinuation<[UInt8], any Error>?
     private var writes: [(bytes: ArraySlice<UInt8>, done: CheckedContinuation<Void, any Error>?)] = []
+    /// The bytes in ``writes`` not yet written.
+    private(set) var queuedBytes = 0
     private var connecting: CheckedContinuation<Void, any Error>?
     private var failure: WebSocketError?
     private let keepalive: TCPKeepalive
@@ -259,6 +261,7 @@ actor TCPConnection {
             try await withTaskCancellationHandler {
                 try await withCheckedThrowingContinuation { (c: CheckedContinuation<Void, any Error>) in
                     writes.append((bytes[...], c))
+                    queuedBytes += bytes.count
                     if writes.count == 1 { flush() }
                 }
             } onCancel: {
@@ -274,11 +277,23 @@ actor TCPConnection {
     /// Queues all of `bytes` after the writes queued before it, without waiting for them to be written
     /// (for pongs and pings, which no caller waits for and whose send a cancellation must not cut). A
     /// failure to write them ends the connection, and later calls see it.
-    func enqueue(_ bytes: [UInt8]) {
-        guard failure == nil, socket != nil else { return }
+    ///
+    /// When more than ``maximumBacklog`` bytes already wait, `bytes` are dropped instead: a peer that
+    /// sends pings and reads nothing cannot make the queue of answers grow without bound (RFC 6455,
+    /// 5.5.3, lets an endpoint answer only the latest ping).
+    /// - Returns: whether the bytes were queued.
+    @discardableResult
+    func enqueue(_ bytes: [UInt8]) -> Bool {
+        guard failure == nil, socket != nil else { return false }
+        guard queuedBytes <= Self.maximumBacklog else { return false }
         writes.append((bytes[...], nil))
+        queuedBytes += bytes.count
         if writes.count == 1 { flush() }
+        return true
     }
+
+    /// The most bytes waiting to be written before ``enqueue(_:)`` drops what it is given.
+    static let maximumBacklog = 64 * 1024
 
     /// Writes what it can of the queue; waits for writability when the socket is full.
     private func flush() {
@@ -295,6 +310,7 @@ actor TCPConnection {
                 return
             }
             writes[0].bytes = writes[0].bytes.dropFirst(n)
+            queuedBytes -= n
             if writes[0].bytes.isEmpty { writes.removeFirst().done?.resume() }
         }
         socket.armWrite(false)
@@ -326,6 +342,7 @@ actor TCPConnection {
         reader = nil
         connecting = nil
         writes.removeAll()
+        queuedBytes = 0
         socket?.close()
         socket = nil
         waiting.0?.resume(throwing: error)

@@ -93,8 +93,14 @@ public actor WebSocketConnection {
     }
 
     /// Sends a close frame on the way out and waits until it is written; a failure only matters to the
-    /// log, since the connection is being closed anyway.
+    /// log, since the connection is being closed anyway. Behind a backlog the peer is not reading (more
+    /// than ``TCPConnection/maximumBacklog`` bytes still to write) the frame is not sent: it would only
+    /// wait for TCP's user timeout.
     func sendClose(_ payload: [UInt8], because: String) async {
+        guard await tcp.queuedBytes <= TCPConnection.maximumBacklog else {
+            logger.debug("not sending a WebSocket close frame behind a backlog", [("peer", peer), ("while", because)])
+            return
+        }
         do { try await tcp.write(encode(WebSocketFrame(opcode: .close, payload: payload))) } catch {
             logger.debug("could not send a WebSocket close frame", [("peer", peer), ("while", because), ("error", error.description)])
         }

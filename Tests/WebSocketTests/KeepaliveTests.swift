@@ -22,6 +22,9 @@ import Glibc
                     read_frame()
                 except EOFError:
                     break
+        elif scenario == "deaf":
+            # Reads nothing until the client closes.
+            time.sleep(60)
         elif scenario == "answering":
             op, payload = read_frame()
             c.sendall(frame(10, payload) + frame(1, b"after the pong"))
@@ -108,6 +111,19 @@ import Glibc
         schedule.readingStarts(at: start.advanced(by: .seconds(60)))
         #expect(schedule.wake(at: start.advanced(by: .seconds(64))) == .wait)
         #expect(schedule.wake(at: start.advanced(by: .seconds(65))) == .fail("no pong arrived within 5 s of a ping"))
+    }
+
+    @Test func answersToAPeerThatReadsNothingAreDroppedPastTheBacklog() async throws {
+        let (server, port) = try await ScriptedWebSocketServer.start(Self.server, arguments: ["deaf"])
+        let client = try await LiveClientTests.bounded { try await WebSocketClient.connect(to: WebSocketURL("ws://127.0.0.1:\(port)/ws")) }
+        #expect(await client.tcp.enqueue([0x8A, 0x00]), "a pong is queued while the queue is short")
+        // More than the kernel takes: the rest waits in the queue.
+        let flood = Task { try await client.tcp.write([UInt8](repeating: 0, count: 64 << 20)) }
+        try await eventually("the queue holds more than the backlog") { await client.tcp.queuedBytes > TCPConnection.maximumBacklog }
+        #expect(await client.tcp.enqueue([0x8A, 0x00]) == false, "a pong past the backlog is dropped")
+        await client.close()
+        await #expect(throws: WebSocketError.self) { try await flood.value }
+        await server.terminate()
     }
 
     @Test func theSocketFindsADeadPeerWithin20Seconds() async throws {
