@@ -97,7 +97,7 @@ install: deps
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(SYSCONFDIR)/dbus-1/system.d $(DESTDIR)$(SYSCONFDIR)/tbrd \
 	  $(DESTDIR)$(UNITDIR) $(DESTDIR)$(PREFIX)/share/doc/tbrd
 	bin=$$($(SWIFT) build -c release --static-swift-stdlib --show-bin-path); \
-	  install -s -m 0755 $$bin/tbrd $$bin/tbrctl $$bin/otbr-sim $(DESTDIR)$(PREFIX)/bin/
+	  install -s -m 0755 $$bin/tbrd $$bin/tbrctl $$bin/otbr-sim $$bin/matter-sim $(DESTDIR)$(PREFIX)/bin/
 	install -m 0644 config/dbus/io.tbrd.conf $(DESTDIR)$(SYSCONFDIR)/dbus-1/system.d/io.tbrd.conf
 	sed 's|@PREFIX@|$(PREFIX)|g' config/systemd/tbrd.service > $(DESTDIR)$(UNITDIR)/tbrd.service
 	chmod 0644 $(DESTDIR)$(UNITDIR)/tbrd.service
@@ -108,8 +108,9 @@ clean:
 	rm -rf .build fuzz/build bench/build
 
 fuzz-smoke:
-	fuzz/run.sh dataset 20 && fuzz/run.sh txt 20 && fuzz/run.sh matter 20 && fuzz/run.sh websocket 20
+	fuzz/run.sh dataset 20 && fuzz/run.sh txt 20 && fuzz/run.sh matter 20 && fuzz/run.sh websocket 20 \
+	  && fuzz/run.sh json 20
 
 fuzz:
 	fuzz/run.sh dataset $(FUZZ_SECONDS) && fuzz/run.sh txt $(FUZZ_SECONDS) && fuzz/run.sh matter $(FUZZ_SECONDS) \
-	  && fuzz/run.sh websocket $(FUZZ_SECONDS)
+	  && fuzz/run.sh websocket $(FUZZ_SECONDS) && fuzz/run.sh json $(FUZZ_SECONDS)

@@ -28,6 +28,7 @@ let package = Package(
     products: [
         .executable(name: "tbrctl", targets: ["tbrctl"]),
         .executable(name: "otbr-sim", targets: ["otbr-sim"]),
+        .executable(name: "matter-sim", targets: ["matter-sim"]),
         .executable(name: "tbrd", targets: ["tbrd"]),
     ],
     targets: [
@@ -59,7 +60,7 @@ let package = Package(
         .target(name: "Store", dependencies: ["CSQLite", "TBRFoundation"], swiftSettings: strict),
         .target(name: "MDNS", dependencies: ["CAvahiClient", "TBRFoundation"], swiftSettings: strict),
         .target(name: "Firewall", dependencies: ["TBRFoundation"], swiftSettings: strict),
-        // An RFC 6455 client of our own over TCP (Foundation's WebSocket needs a libcurl built with it).
+        // RFC 6455 of our own over TCP, client and server (Foundation's WebSocket needs a libcurl built with it).
         .target(name: "WebSocket", dependencies: ["MeshCoP", "TBRFoundation"], swiftSettings: strict),
 
         // MARK: domain
@@ -95,6 +96,12 @@ let package = Package(
             dependencies: ["DBus", "OpenThreadBR", "MeshCoP", "TBRFoundation", "TBRCommandLine", "MDNS"],
             swiftSettings: strict),
 
+        // A simulated python-matter-server (matter-sim): its WebSocket API over the WebSocket server side.
+        .target(
+            name: "MatterSimulator",
+            dependencies: ["WebSocket", "MatterOnboarding", "MeshCoP", "TBRFoundation", "TBRCommandLine", "TBRLifecycle"],
+            swiftSettings: strict),
+
         .target(
             name: "TBRDaemon",
             dependencies: [
@@ -107,6 +114,7 @@ let package = Package(
         // MARK: thin executables
         .executableTarget(name: "tbrctl", dependencies: ["TBRControl"], swiftSettings: strict),
         .executableTarget(name: "otbr-sim", dependencies: ["OTBRSimulator"], swiftSettings: strict),
+        .executableTarget(name: "matter-sim", dependencies: ["MatterSimulator"], swiftSettings: strict),
         .executableTarget(name: "tbrd", dependencies: ["TBRDaemon"], swiftSettings: strict),
 
         // MARK: benchmarks (make bench)
@@ -135,6 +143,10 @@ let package = Package(
             dependencies: ["MatterCommissioner", "MatterOnboarding", "MeshCoP", "WebSocket", "TBRFoundation", "TBRTestKit"],
             swiftSettings: strict),
         .testTarget(name: "WebSocketTests", dependencies: ["WebSocket", "TBRFoundation", "TBRTestKit"], swiftSettings: strict),
+        .testTarget(
+            name: "MatterSimulatorTests",
+            dependencies: ["MatterSimulator", "MatterOnboarding", "WebSocket", "TBRFoundation", "TBRTestKit"],
+            swiftSettings: strict),
         .testTarget(name: "TBRLifecycleTests", dependencies: ["TBRLifecycle", "TBRTestKit"], swiftSettings: strict),
         .testTarget(
             name: "DeviceModelTests",

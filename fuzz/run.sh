@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # Builds and runs one libFuzzer target.
-#   fuzz/run.sh TARGET SECONDS      TARGET: dataset | txt | matter | websocket
+#   fuzz/run.sh TARGET SECONDS      TARGET: dataset | txt | matter | websocket | json
 # The target is compiled with `swiftc -sanitize=fuzzer,address` together with the MeshCoP,
 # MatterOnboarding, WebSocket and TBRFoundation sources (no SwiftPM), into fuzz/build/ (git-ignored). It runs on
 # a temporary copy of fuzz/corpus/TARGET, so the repository is not touched; a crashing input is saved
 # in fuzz/build/artifacts/TARGET/. Exits non-zero if the fuzzer finds a crash, leak or timeout.
 set -euo pipefail
 
-usage() { echo "usage: fuzz/run.sh dataset|txt|matter|websocket SECONDS" >&2; exit 64; }
+usage() { echo "usage: fuzz/run.sh dataset|txt|matter|websocket|json SECONDS" >&2; exit 64; }
 [ $# -eq 2 ] || usage
 target=$1 seconds=$2
 case $target in
@@ -15,6 +15,7 @@ case $target in
   txt) source=fuzz/TXTFuzz.swift ;;
   matter) source=fuzz/MatterFuzz.swift ;;
   websocket) source=fuzz/WebSocketFuzz.swift ;;
+  json) source=fuzz/JSONFuzz.swift ;;
   *) usage ;;
 esac
 [[ $seconds =~ ^[0-9]+$ ]] || usage

@@ -5,39 +5,98 @@ import TBRFoundation
 import Glibc
 #endif
 
-/// A TCP client connection on a serial Dispatch queue of its own, which is also the actor's executor:
-/// the socket is non-blocking, readiness comes from Dispatch sources (``SocketHandle``), and their
-/// handlers reach the actor's state with `assumeIsolated`. No thread blocks on the socket; name
-/// resolution (`getaddrinfo`) blocks this queue only, never the cooperative pool.
+/// A TCP connection on a serial Dispatch queue of its own, which is also the actor's executor: the
+/// socket is non-blocking, readiness comes from Dispatch sources (``SocketHandle``), and their handlers
+/// reach the actor's state with `assumeIsolated`. No thread blocks on the socket; name resolution
+/// (`getaddrinfo`) blocks this queue only, never the cooperative pool. A client connection is made by
+/// ``connect()``; a server's comes from ``adopt(_:peer:keepalive:)`` with a socket its listener accepted.
+/// Both carry TCP keepalive (``TCPKeepalive``).
 ///
 /// Reads are pulled: ``read()`` waits for one chunk, so a slow reader leaves data in the kernel (back
 /// pressure) rather than in memory. Writes are queued and written whole, in order, never interleaved.
 /// Cancelling a waiting ``read()`` fails it; cancelling a ``write(_:)`` closes the connection (a frame
-/// half written cannot be taken back).
+/// half written cannot be taken back); ``enqueue(_:)`` queues bytes without waiting for them.
 actor TCPConnection {
     private let executor: DispatchQueueExecutor
     nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
     /// `host:port`, for messages.
     nonisolated let peer: String
     private var socket: SocketHandle?
+    /// The socket's descriptor while open.
+    var currentDescriptor: Int32? { socket?.fd }
     private var reader: CheckedContinuation<[UInt8], any Error>?
-    private var writes: [(bytes: ArraySlice<UInt8>, done: CheckedContinuation<Void, any Error>)] = []
+    private var writes: [(bytes: ArraySlice<UInt8>, done: CheckedContinuation<Void, any Error>?)] = []
+    /// The bytes in ``writes`` not yet written.
+    private(set) var queuedBytes = 0
     private var connecting: CheckedContinuation<Void, any Error>?
     private var failure: WebSocketError?
+    private let keepalive: TCPKeepalive
 
     /// The most a read returns at once.
     static let chunkSize = 64 * 1024
 
     /// A connection to `host` on `port`, not yet connected.
-    init(host: String, port: UInt16) {
+    init(host: String, port: UInt16, keepalive: TCPKeepalive = TCPKeepalive()) {
         executor = DispatchQueueExecutor(label: "tbrd.tcp")
         peer = host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
         self.host = host
         self.port = port
+        self.keepalive = keepalive
+    }
+
+    private init(peer: String, keepalive: TCPKeepalive) {
+        executor = DispatchQueueExecutor(label: "tbrd.tcp")
+        self.peer = peer
+        self.host = ""
+        self.port = 0
+        self.keepalive = keepalive
+    }
+
+    /// A connection over `fd`, a connected socket a listener accepted (it is made non-blocking and
+    /// given TCP keepalive; the connection owns it and closes it).
+    /// - Throws: ``WebSocketError/connectionLost(_:)`` when the socket cannot be watched.
+    static func adopt(_ fd: Int32, peer: String, keepalive: TCPKeepalive) async throws(WebSocketError) -> TCPConnection {
+        let connection = TCPConnection(peer: peer, keepalive: keepalive)
+        try await connection.install(fd)
+        return connection
+    }
+
+    private func install(_ fd: Int32) throws(WebSocketError) {
+        dispatchPrecondition(condition: .onQueue(executor.queue))
+        let flags = fcntl(fd, F_GETFL)
+        _ = fcntl(fd, F_SETFL, flags | O_NONBLOCK)
+        Self.configure(fd, keepalive: keepalive)
+        do {
+            socket = try makeHandle(fd)
+        } catch {
+            throw .connectionLost("cannot watch the connection from \(peer): \(error)")
+        }
     }
 
     private let host: String
     private let port: UInt16
+
+    /// No delay for small writes, and TCP keepalive as `keepalive` says.
+    private static func configure(_ fd: Int32, keepalive: TCPKeepalive) {
+        func set(_ level: Int32, _ name: Int32, _ value: Int32) {
+            var v = value
+            _ = setsockopt(fd, level, name, &v, socklen_t(MemoryLayout<Int32>.size))
+        }
+        set(Int32(IPPROTO_TCP), TCP_NODELAY, 1)
+        set(SOL_SOCKET, SO_KEEPALIVE, 1)
+        set(Int32(IPPROTO_TCP), TCP_KEEPIDLE, keepalive.idleSeconds)
+        set(Int32(IPPROTO_TCP), TCP_KEEPINTVL, keepalive.intervalSeconds)
+        set(Int32(IPPROTO_TCP), TCP_KEEPCNT, keepalive.probes)
+        set(Int32(IPPROTO_TCP), TCP_USER_TIMEOUT, keepalive.deadPeerSeconds * 1000)
+    }
+
+    /// The sources for `fd`, whose handlers enter this actor.
+    private func makeHandle(_ fd: Int32) throws(SocketErrno) -> SocketHandle {
+        try SocketHandle(
+            fd: fd, queue: executor.queue,
+            readable: { [weak self] in self?.assumeIsolated { $0.readable() } },
+            writable: { [weak self] in self?.assumeIsolated { $0.writable() } })
+    }
 
     // MARK: connecting
 
@@ -65,8 +124,7 @@ actor TCPConnection {
                 lastError = SocketErrno(errno).description
                 continue
             }
-            var one: Int32 = 1
-            _ = setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
+            Self.configure(fd, keepalive: keepalive)
             do {
                 try await connect(fd, to: info.pointee.ai_addr, length: info.pointee.ai_addrlen)
                 return
@@ -84,15 +142,7 @@ actor TCPConnection {
         var rc: Int32
         repeat { rc = Glibc.connect(fd, address, length) } while rc < 0 && errno == EINTR
         let code = rc == 0 ? 0 : errno
-        let handle: SocketHandle
-        do {
-            handle = try SocketHandle(
-                fd: fd, queue: executor.queue,
-                readable: { [weak self] in self?.assumeIsolated { $0.readable() } },
-                writable: { [weak self] in self?.assumeIsolated { $0.writable() } })
-        } catch {
-            throw error
-        }
+        let handle = try makeHandle(fd)
         guard code == 0 || code == EINPROGRESS else {
             handle.close()
             throw SocketErrno(code)
@@ -211,6 +261,7 @@ actor TCPConnection {
             try await withTaskCancellationHandler {
                 try await withCheckedThrowingContinuation { (c: CheckedContinuation<Void, any Error>) in
                     writes.append((bytes[...], c))
+                    queuedBytes += bytes.count
                     if writes.count == 1 { flush() }
                 }
             } onCancel: {
@@ -222,6 +273,27 @@ actor TCPConnection {
             throw .cancelled
         }
     }
+
+    /// Queues all of `bytes` after the writes queued before it, without waiting for them to be written
+    /// (for pongs and pings, which no caller waits for and whose send a cancellation must not cut). A
+    /// failure to write them ends the connection, and later calls see it.
+    ///
+    /// When more than ``maximumBacklog`` bytes already wait, `bytes` are dropped instead: a peer that
+    /// sends pings and reads nothing cannot make the queue of answers grow without bound (RFC 6455,
+    /// 5.5.3, lets an endpoint answer only the latest ping).
+    /// - Returns: whether the bytes were queued.
+    @discardableResult
+    func enqueue(_ bytes: [UInt8]) -> Bool {
+        guard failure == nil, socket != nil else { return false }
+        guard queuedBytes <= Self.maximumBacklog else { return false }
+        writes.append((bytes[...], nil))
+        queuedBytes += bytes.count
+        if writes.count == 1 { flush() }
+        return true
+    }
+
+    /// The most bytes waiting to be written before ``enqueue(_:)`` drops what it is given.
+    static let maximumBacklog = 64 * 1024
 
     /// Writes what it can of the queue; waits for writability when the socket is full.
     private func flush() {
@@ -238,7 +310,8 @@ actor TCPConnection {
                 return
             }
             writes[0].bytes = writes[0].bytes.dropFirst(n)
-            if writes[0].bytes.isEmpty { writes.removeFirst().done.resume() }
+            queuedBytes -= n
+            if writes[0].bytes.isEmpty { writes.removeFirst().done?.resume() }
         }
         socket.armWrite(false)
     }
@@ -269,11 +342,12 @@ actor TCPConnection {
         reader = nil
         connecting = nil
         writes.removeAll()
+        queuedBytes = 0
         socket?.close()
         socket = nil
         waiting.0?.resume(throwing: error)
         waiting.1?.resume(throwing: error)
-        for w in waiting.2 { w.resume(throwing: error) }
+        for w in waiting.2 { w?.resume(throwing: error) }
         return error
     }
 
@@ -282,8 +356,38 @@ actor TCPConnection {
         if let socket { Glibc.shutdown(socket.fd, Int32(SHUT_WR)) }
     }
 
-    /// Closes the connection; calls waiting fail with ``WebSocketError/closedLocally``. Idempotent.
+    /// Closes the connection; calls waiting fail with ``WebSocketError/closedLocally``. What the peer
+    /// sent and nobody read is read and dropped first, so that the kernel ends the connection with a
+    /// FIN after what was written, not with a reset that could discard it at the peer. Idempotent.
     func close() {
+        if let socket, failure == nil {
+            var drained = 0
+            while drained < 1 << 20, case .bytes(let bytes) = Self.readNow(socket.fd), !bytes.isEmpty { drained += bytes.count }
+        }
         fail(.closedLocally)
+    }
+
+    /// Closes the connection at once, dropping whatever is queued: the peer sees the stream end with no
+    /// goodbye (or a reset, if it had sent bytes not yet read). Calls waiting fail with
+    /// ``WebSocketError/closedLocally``. Idempotent.
+    func abort() {
+        fail(.closedLocally)
+    }
+}
+
+extension TCPConnection {
+    /// The socket's keepalive options (`SO_KEEPALIVE`, `TCP_KEEPIDLE`, `TCP_KEEPINTVL`, `TCP_KEEPCNT`,
+    /// `TCP_USER_TIMEOUT`) as the kernel reports them, for tests; empty when closed.
+    func socketOptions() -> [Int32: Int32] {
+        guard let fd = currentDescriptor else { return [:] }
+        var out: [Int32: Int32] = [:]
+        for (level, name) in [(SOL_SOCKET, SO_KEEPALIVE), (Int32(IPPROTO_TCP), TCP_KEEPIDLE), (Int32(IPPROTO_TCP), TCP_KEEPINTVL),
+            (Int32(IPPROTO_TCP), TCP_KEEPCNT), (Int32(IPPROTO_TCP), TCP_USER_TIMEOUT)]
+        {
+            var value: Int32 = 0
+            var size = socklen_t(MemoryLayout<Int32>.size)
+            if getsockopt(fd, level, name, &value, &size) == 0 { out[name] = value }
+        }
+        return out
     }
 }

@@ -1,10 +1,14 @@
-/// Splits the bytes a server sends into frames (RFC 6455, section 5.2), without I/O: append bytes as
-/// they arrive, take frames while there are whole ones. Everything a client must refuse is refused with
-/// a ``WebSocketProtocolError`` naming the frame's offset: a reserved bit or opcode, a masked frame (a
-/// server never masks), a length in more bytes than needed or with its top bit set, a control frame
-/// that is fragmented or longer than 125 bytes, and a frame longer than ``maximumPayload``. A payload
-/// is only buffered once its header has been accepted, so a hostile length cannot make it allocate.
+/// Splits the bytes the peer sends into frames (RFC 6455, section 5.2), without I/O: append bytes as
+/// they arrive, take frames while there are whole ones. Everything an endpoint in ``role`` must refuse
+/// is refused with a ``WebSocketProtocolError`` naming the frame's offset: a reserved bit or opcode, a
+/// frame masked the wrong way for the role (a server never masks, a client always does: section 5.1),
+/// a length in more bytes than needed or with its top bit set, a control frame that is fragmented or
+/// longer than 125 bytes, and a frame longer than ``maximumPayload``. A payload is only buffered once
+/// its header has been accepted, so a hostile length cannot make it allocate. A client's frames are
+/// unmasked on the way out of the parser.
 public struct WebSocketFrameParser: Sendable {
+    /// The role of this side: a `.client` parses what a server sends, a `.server` what a client sends.
+    public let role: WebSocketRole
     /// The longest payload accepted in one frame.
     public let maximumPayload: Int
     private var buffer: [UInt8] = []
@@ -14,9 +18,11 @@ public struct WebSocketFrameParser: Sendable {
     /// Set once an error was thrown: the stream cannot be resynchronised, so every later call throws it.
     private var failure: WebSocketProtocolError?
 
-    /// A parser accepting frames of up to `maximumPayload` bytes (default 16 MiB).
-    public init(maximumPayload: Int = 16 << 20) {
+    /// A parser for an endpoint in `role` (default: a client reading a server) accepting frames of up
+    /// to `maximumPayload` bytes (default 16 MiB).
+    public init(role: WebSocketRole = .client, maximumPayload: Int = 16 << 20) {
         precondition(maximumPayload >= WebSocketFrame.maximumControlPayload)
+        self.role = role
         self.maximumPayload = maximumPayload
     }
 
@@ -55,7 +61,14 @@ public struct WebSocketFrameParser: Sendable {
             throw WebSocketProtocolError(offset: offset, "opcode \(b0 & 0x0F) is reserved")
         }
         let isFinal = b0 & 0x80 != 0
-        if b1 & 0x80 != 0 { throw WebSocketProtocolError(offset: offset, "the frame is masked, which a server must never do") }
+        let isMasked = b1 & 0x80 != 0
+        switch role {
+        case .client where isMasked:
+            throw WebSocketProtocolError(offset: offset, "the frame is masked, which a server must never do")
+        case .server where !isMasked:
+            throw WebSocketProtocolError(offset: offset, "the frame is not masked, which a client must always do")
+        default: break
+        }
         var headerLength = 2
         var length = UInt64(b1 & 0x7F)
         if length == 126 {
@@ -81,9 +94,24 @@ public struct WebSocketFrameParser: Sendable {
             throw WebSocketProtocolError(
                 offset: offset, "a frame of \(length) bytes is longer than the \(maximumPayload) accepted", closeCode: 1009)
         }
-        let total = headerLength + Int(length)
+        let keyLength = isMasked ? 4 : 0
+        let total = headerLength + keyLength + Int(length)
         guard available >= total else { return nil }
-        let payload = Array(buffer[(start + headerLength)..<(start + total)])
+        var payload = Array(buffer[(start + headerLength + keyLength)..<(start + total)])
+        if isMasked {
+            let k = start + headerLength
+            let key = (buffer[k], buffer[k + 1], buffer[k + 2], buffer[k + 3])
+            payload.withUnsafeMutableBufferPointer { bytes in
+                for i in bytes.indices {
+                    switch i & 3 {
+                    case 0: bytes[i] ^= key.0
+                    case 1: bytes[i] ^= key.1
+                    case 2: bytes[i] ^= key.2
+                    default: bytes[i] ^= key.3
+                    }
+                }
+            }
+        }
         start += total
         return WebSocketFrame(isFinal: isFinal, opcode: opcode, payload: payload)
     }

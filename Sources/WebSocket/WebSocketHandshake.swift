@@ -1,5 +1,5 @@
 /// The client's opening handshake (RFC 6455, section 4.1), without I/O: the HTTP request to send, and
-/// the checks of the server's response.
+/// the checks of the server's response. (The server's side is ``WebSocketServerHandshake``.)
 public struct WebSocketHandshake: Sendable {
     /// Where the request goes.
     public let url: WebSocketURL
@@ -85,54 +85,14 @@ public struct HTTPResponseHead: Sendable, Equatable {
     /// Reads a head from the start of `bytes`; nil while the blank line that ends it has not arrived.
     /// - Throws: ``WebSocketError/handshakeFailed(_:)`` for a head longer than `limit` or not HTTP/1.1.
     public init?(parsing bytes: some Collection<UInt8>, limit: Int) throws(WebSocketError) {
-        let data = Array(bytes.prefix(limit + 4))
-        var end: Int?
-        if data.count >= 4 {
-            for i in 0...(data.count - 4) where data[i] == 13 && data[i + 1] == 10 && data[i + 2] == 13 && data[i + 3] == 10 {
-                end = i
-                break
-            }
-        }
-        guard let end else {
-            if data.count > limit { throw .handshakeFailed("the server's response head is longer than \(limit) bytes") }
-            return nil
-        }
-        guard end <= limit else { throw .handshakeFailed("the server's response head is longer than \(limit) bytes") }
-        guard let text = String(validating: data[0..<end], as: UTF8.self) else {
-            throw .handshakeFailed("the server's response head is not text")
-        }
-        var lines = text.split(separator: "\r\n", omittingEmptySubsequences: false).map(String.init)
-        let statusLine = lines.removeFirst()
-        let parts = statusLine.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: false)
+        guard let head = try HTTPHead.parse(bytes, limit: limit, whose: "the server's response head") else { return nil }
+        let parts = head.startLine.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: false)
         guard parts.count >= 2, parts[0] == "HTTP/1.1", parts[1].count == 3, let status = Int(parts[1]) else {
-            throw .handshakeFailed("the server did not answer with an HTTP/1.1 status line (\(Self.shown(statusLine)))")
-        }
-        var headers: [(String, String)] = []
-        for line in lines {
-            guard let colon = line.firstIndex(of: ":"), colon != line.startIndex,
-                !line[..<colon].contains(where: { $0 == " " || $0 == "\t" })
-            else { throw .handshakeFailed("a header line of the server's response is malformed (\(Self.shown(line)))") }
-            headers.append((line[..<colon].lowercased(), String(line[line.index(after: colon)...].trimmingSpaces)))
+            throw .handshakeFailed("the server did not answer with an HTTP/1.1 status line (\(HTTPHead.shown(head.startLine)))")
         }
         self.status = status
         self.reason = parts.count > 2 ? String(parts[2]) : ""
-        self.headers = headers
-        self.length = end + 4
-    }
-
-    /// At most 64 characters of `text`, control characters escaped, for a message.
-    static func shown(_ text: String) -> String {
-        let clipped = text.unicodeScalars.prefix(64).map { $0.value < 0x20 || $0.value == 0x7F ? "\\u{\(String($0.value, radix: 16))}" : String($0) }
-        return "\"" + clipped.joined() + (text.unicodeScalars.count > 64 ? "…" : "") + "\""
-    }
-}
-
-extension StringProtocol {
-    /// Without spaces and tabs at either end.
-    var trimmingSpaces: Substring {
-        var s = Substring(self)
-        while let f = s.first, f == " " || f == "\t" { s.removeFirst() }
-        while let l = s.last, l == " " || l == "\t" { s.removeLast() }
-        return s
+        self.headers = head.headers
+        self.length = head.length
     }
 }

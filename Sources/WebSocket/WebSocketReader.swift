@@ -1,12 +1,12 @@
-/// What a client receives, once frames are put together.
+/// What an endpoint receives, once frames are put together.
 public enum WebSocketInbound: Hashable, Sendable {
     /// A whole data message.
     case message(WebSocketMessage)
-    /// A ping with its payload (the client answers it with a pong).
+    /// A ping with its payload (the endpoint answers it with a pong).
     case ping([UInt8])
     /// A pong.
     case pong([UInt8])
-    /// The server closes: its status code (nil when it sent none) and reason.
+    /// The peer closes: its status code (nil when it sent none) and reason.
     case close(code: UInt16?, reason: String)
 }
 
@@ -18,26 +18,35 @@ public enum WebSocketMessage: Hashable, Sendable {
     case binary([UInt8])
 }
 
-/// A server's byte stream as messages (RFC 6455, sections 5.4–5.6 and 7.4), without I/O: frames from a
+/// The peer's byte stream as messages (RFC 6455, sections 5.4–5.6 and 7.4), without I/O: frames from a
 /// ``WebSocketFrameParser`` put together. Refused with a ``WebSocketProtocolError``: a continuation
-/// with no message to continue, a new message while another is unfinished, a message longer than
-/// ``maximumMessage``, text that is not UTF-8 (status 1007), a close frame of one byte, a close status
-/// that may not be sent, and a close reason that is not UTF-8. Control frames may arrive between the
-/// fragments of a message.
+/// with no message to continue, a new message while another is unfinished, a message past one of the
+/// ``limits`` (longer than the maximum: status 1009; in more fragments than the maximum, or with a
+/// non-final fragment shorter than the minimum: status 1008), text that is not UTF-8 (status 1007), a
+/// close frame of one byte, a close status that may not be sent, and a close reason that is not UTF-8.
+/// Control frames may arrive between the fragments of a message.
+///
+/// Fragments are appended to one growing buffer, so reassembly costs time and memory in proportion to
+/// the message's bytes, however it is cut.
 public struct WebSocketReader: Sendable {
     private var parser: WebSocketFrameParser
-    /// The longest message accepted, all fragments together.
-    public let maximumMessage: Int
-    private var fragments: (opcode: WebSocketOpcode, payload: [UInt8])?
+    /// The bounds on one message.
+    public let limits: WebSocketLimits
+    /// The message being reassembled: its opcode, its bytes so far, and how many fragments they came in.
+    private var partial: (opcode: WebSocketOpcode, fragments: Int)?
+    private var partialPayload: [UInt8] = []
     /// Bytes taken as frames so far (the offset of the next frame), for errors.
     private var offset = 0
     private var failure: WebSocketProtocolError?
 
-    /// A reader accepting messages of up to `maximumMessage` bytes (default 16 MiB).
-    public init(maximumMessage: Int = 16 << 20) {
-        self.maximumMessage = maximumMessage
-        self.parser = WebSocketFrameParser(maximumPayload: max(maximumMessage, WebSocketFrame.maximumControlPayload))
+    /// A reader for an endpoint in `role` (default: a client reading a server) within `limits`.
+    public init(role: WebSocketRole = .client, limits: WebSocketLimits = WebSocketLimits()) {
+        self.limits = limits
+        self.parser = WebSocketFrameParser(role: role, maximumPayload: max(limits.maximumMessage, WebSocketFrame.maximumControlPayload))
     }
+
+    /// The longest message accepted (``WebSocketLimits/maximumMessage``).
+    public var maximumMessage: Int { limits.maximumMessage }
 
     /// Adds received bytes.
     public mutating func append(_ bytes: some Collection<UInt8>) { parser.append(bytes) }
@@ -56,6 +65,8 @@ public struct WebSocketReader: Sendable {
             }
         } catch {
             failure = error
+            partial = nil
+            partialPayload = []
             throw error
         }
     }
@@ -66,31 +77,49 @@ public struct WebSocketReader: Sendable {
         case .pong: return .pong(frame.payload)
         case .close: return try close(frame.payload, at: offset)
         case .text, .binary:
-            if fragments != nil {
+            if partial != nil {
                 throw WebSocketProtocolError(offset: offset, "a new \(frame.opcode) message starts before the last one ended")
             }
-            if frame.payload.count > maximumMessage { throw tooBig(frame.payload.count, at: offset) }
+            if frame.payload.count > limits.maximumMessage { throw tooBig(frame.payload.count, at: offset) }
             if frame.isFinal { return .message(try message(frame.opcode, frame.payload, at: offset)) }
-            fragments = (frame.opcode, frame.payload)
+            try checkNonFinal(frame, fragments: 1, at: offset)
+            partial = (frame.opcode, 1)
+            partialPayload = frame.payload
             return nil
         case .continuation:
-            guard let (opcode, fragmentPayload) = fragments else {
+            guard let (opcode, fragments) = partial else {
                 throw WebSocketProtocolError(offset: offset, "a continuation frame continues no message")
             }
-            var payload = fragmentPayload
-            if payload.count + frame.payload.count > maximumMessage { throw tooBig(payload.count + frame.payload.count, at: offset) }
-            payload.append(contentsOf: frame.payload)
+            let count = partialPayload.count + frame.payload.count
+            if count > limits.maximumMessage { throw tooBig(count, at: offset) }
+            if fragments + 1 > limits.maximumFragments {
+                throw WebSocketProtocolError(
+                    offset: offset, "a message comes in more than the \(limits.maximumFragments) fragments accepted", closeCode: 1008)
+            }
+            if !frame.isFinal { try checkNonFinal(frame, fragments: fragments + 1, at: offset) }
+            partialPayload.append(contentsOf: frame.payload)
             guard frame.isFinal else {
-                fragments = (opcode, payload)
+                partial = (opcode, fragments + 1)
                 return nil
             }
-            fragments = nil
+            let payload = partialPayload
+            partial = nil
+            partialPayload = []
             return .message(try message(opcode, payload, at: offset))
         }
     }
 
+    /// A non-final fragment must carry at least the minimum.
+    private func checkNonFinal(_ frame: WebSocketFrame, fragments: Int, at offset: Int) throws(WebSocketProtocolError) {
+        guard frame.payload.count < limits.minimumFragment else { return }
+        throw WebSocketProtocolError(
+            offset: offset,
+            "fragment \(fragments) of a message carries \(frame.payload.count) bytes, fewer than the \(limits.minimumFragment) accepted before the last",
+            closeCode: 1008)
+    }
+
     private func tooBig(_ count: Int, at offset: Int) -> WebSocketProtocolError {
-        WebSocketProtocolError(offset: offset, "a message of \(count) bytes is longer than the \(maximumMessage) accepted", closeCode: 1009)
+        WebSocketProtocolError(offset: offset, "a message of \(count) bytes is longer than the \(limits.maximumMessage) accepted", closeCode: 1009)
     }
 
     private func message(_ opcode: WebSocketOpcode, _ payload: [UInt8], at offset: Int) throws(WebSocketProtocolError) -> WebSocketMessage {

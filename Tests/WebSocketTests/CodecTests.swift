@@ -7,9 +7,15 @@ import WebSocket
 @Suite struct CodecTests {
     static let hello = Array("Hello".utf8)
 
+    /// Limits that let the RFC's examples through: they fragment after 3 bytes, below the default
+    /// minimum of a non-final fragment (``ReassemblyTests`` covers the defaults).
+    static func limits(_ maximumMessage: Int = 1 << 20) -> WebSocketLimits {
+        WebSocketLimits(maximumMessage: maximumMessage, minimumFragment: 1)
+    }
+
     /// Everything `bytes` holds, fed at once.
     static func read(_ bytes: [UInt8], maximumMessage: Int = 1 << 20) throws -> [WebSocketInbound] {
-        var reader = WebSocketReader(maximumMessage: maximumMessage)
+        var reader = WebSocketReader(limits: limits(maximumMessage))
         reader.append(bytes)
         var out: [WebSocketInbound] = []
         while let next = try reader.next() { out.append(next) }
@@ -19,7 +25,7 @@ import WebSocket
 
     /// Everything `bytes` holds, fed one byte at a time.
     static func drip(_ bytes: [UInt8]) throws -> [WebSocketInbound] {
-        var reader = WebSocketReader(maximumMessage: 1 << 20)
+        var reader = WebSocketReader(limits: limits())
         var out: [WebSocketInbound] = []
         for byte in bytes {
             reader.append([byte])
