@@ -5,7 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bin=${TBRD_BIN:-$(swift build --show-bin-path)}
-for b in tbrd tbrctl otbr-sim; do
+for b in tbrd tbrctl otbr-sim matter-sim; do
   [ -x "$bin/$b" ] || { echo "demo: $bin/$b is missing; run 'make build' first" >&2; exit 69; }
 done
 export PATH="$bin:$PATH"
@@ -142,13 +142,20 @@ else
   printf 'firewall = off\n' > "$work/tbrd.conf"
   echo "not root (or no ip/nft): tbrd runs with firewall = off, so the demo shows NAT64 but not the firewall"
 fi
-# The simulated Matter commissioner (no radio): two devices that are there, each stage taking 250 ms so
-# that the stages can be watched as they happen. A real home points matter-backend at python-matter-server.
+# The Matter commissioner: matter-sim, a simulated python-matter-server (no radio; it speaks the real
+# server's WebSocket API, docs/matter-sim.md) with a Bluetooth adapter and two devices that are there,
+# each step taking 250 ms so that the stages can be watched as they happen. It runs where tbrd runs. A
+# real home points matter-server-url at python-matter-server (Home Assistant's, often).
+"${in_ns[@]}" matter-sim --port 0 --bluetooth --step-ms 250 \
+  --device "discriminator=3840 passcode=20202021 vendor-id=0xFFF1 product-id=0x8001" \
+  --device "discriminator=2048 passcode=20202021 vendor-id=0xFFF1 product-id=0x8002" > "$work/matter-sim.out" 2> "$work/matter-sim.log" &
+pids+=($!)
+wait_for 10 "matter-sim" grep -q '^ready ' "$work/matter-sim.out"
+matter_url=$(sed -n 's/^ready //p' "$work/matter-sim.out" | head -1)
+echo "matter-sim (a simulated python-matter-server) listens at $matter_url"
 cat >> "$work/tbrd.conf" <<CONF
-matter-backend = simulated
-matter-simulated-step-ms = 250
-matter-simulated-device = discriminator=3840 passcode=20202021 vendor-id=0xFFF1 product-id=0x8001
-matter-simulated-device = discriminator=2048 passcode=20202021 vendor-id=0xFFF1 product-id=0x8002
+matter-backend = matter-server
+matter-server-url = $matter_url
 CONF
 "${in_ns[@]}" tbrd --bus "$BUS" --state-dir "$work/state" --config "$work/tbrd.conf" > "$work/tbrd.log" 2>&1 &
 pids+=($!)
@@ -204,10 +211,19 @@ lamp=$(command tbrctl matter generate --vendor-id 0xFFF1 --product-id 0x8001 --d
 plug=$(command tbrctl matter generate --vendor-id 0xFFF1 --product-id 0x8002 --discriminator 2048 --passcode 20202021 | awk '/^Manual code/ { print $3 }')
 echo "lamp (QR code): $lamp    plug (manual code): $plug"
 show tbrctl matter parse "$lamp"
+echo "The home has rooms; the devices go into the kitchen as they are commissioned:"
+show tbrctl structure room add Home Kitchen
+show tbrctl structure room add Home Hall
 echo "tbrd picks the structure's Thread network, hands its credentials to the commissioner and follows each device:"
-show tbrctl matter commission --structure Home "$lamp" "$plug"
-show tbrctl matter nodes
+show tbrctl matter commission --structure Home --room Kitchen "$lamp" "$plug"
 node=$(tbrctl --json matter nodes --structure Home | sed -n 's/.*"nodeId" *: *\([0-9]*\).*/\1/p' | head -1)
+echo "A name (written to the device's NodeLabel too) and another room for node $node:"
+show tbrctl matter rename "$node" "Desk lamp"
+show tbrctl matter move "$node" --room Hall
+show tbrctl matter nodes
+echo "Nodes the commissioner has that no structure holds (on a server shared with Home Assistant, its devices;"
+echo "tbrd never touches them):"
+show tbrctl matter nodes --unclaimed
 echo "Sharing node $node with another controller (multi-admin): a commissioning window and fresh codes"
 show tbrctl matter share "$node"
 

@@ -13,7 +13,7 @@ public import MeshCoP
 /// tbrd's only when the answer to tbrd's own command names it. A commissioner never reports, removes
 /// or changes a node on the strength of an event anyone could have caused.
 public protocol Commissioner: Sendable {
-    /// The backend's name as tbrd.conf spells it (`matter-server`, `simulated`).
+    /// The backend's name as tbrd.conf spells it (`matter-server`).
     var backendName: String { get }
 
     /// Runs what the commissioner keeps going in the background (a connection and its events) until

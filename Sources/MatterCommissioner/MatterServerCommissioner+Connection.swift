@@ -40,7 +40,7 @@ extension MatterServerCommissioner {
 
     /// Connects, hands the connection to the calls waiting, and reads until it ends.
     private func serveOneConnection() async {
-        let connected: (WebSocketClient, JSONValue)
+        let connected: (WebSocketClient, JSON)
         do {
             connected = try await connect()
         } catch {
@@ -88,13 +88,13 @@ extension MatterServerCommissioner {
     }
 
     /// A new connection and the server's greeting, within ``connectTimeout``.
-    private func connect() async throws(CommissionerError) -> (WebSocketClient, JSONValue) {
-        let url = self.url, logger = self.logger, server = self.server
-        let outcome: TimeLimit.Outcome<(WebSocketClient, JSONValue)>
+    private func connect() async throws(CommissionerError) -> (WebSocketClient, JSON) {
+        let url = self.url, logger = self.logger, server = self.server, keepalive = self.keepalive
+        let outcome: TimeLimit.Outcome<(WebSocketClient, JSON)>
         do {
-            outcome = try await TimeLimit.run(connectTimeout, clock: clock) { () async throws -> (WebSocketClient, JSONValue) in
+            outcome = try await TimeLimit.run(connectTimeout, clock: clock) { () async throws -> (WebSocketClient, JSON) in
                 let client: WebSocketClient
-                do { client = try await WebSocketClient.connect(to: url, logger: logger) } catch {
+                do { client = try await WebSocketClient.connect(to: url, keepalive: keepalive, logger: logger) } catch {
                     throw CommissionerError(.unavailable, "cannot reach \(server): \(error)")
                 }
                 do {
@@ -149,7 +149,7 @@ extension MatterServerCommissioner {
         }
     }
 
-    private func answer(_ id: String, _ result: Result<JSONValue, CommissionerError>) {
+    private func answer(_ id: String, _ result: Result<JSON, CommissionerError>) {
         commissionCommands[id] = nil
         if let reference = givenUp.removeValue(forKey: id) {
             // The evidence is the answer to tbrd's own command, but its payload has already failed with
@@ -173,7 +173,7 @@ extension MatterServerCommissioner {
 
     /// Why tbrd cannot talk to a server that greeted with `info`, or nil: its schema is older than the one
     /// tbrd speaks, or it no longer supports that one (python-matter-server's own client refuses the same).
-    static func schemaProblem(_ info: JSONValue, server: String) -> CommissionerError? {
+    static func schemaProblem(_ info: JSON, server: String) -> CommissionerError? {
         guard let schema = info["schema_version"]?.int64 else {
             return CommissionerError(.unavailable, "\(server) greeted without a schema_version: it is not a python-matter-server tbrd knows")
         }

@@ -30,13 +30,16 @@ public actor MatterServerCommissioner: Commissioner {
     let logger: Logger
     /// How long making a connection (TCP, handshake, the server's greeting) may take.
     let connectTimeout: Duration
+    /// The pings that find a server that went away (a ping every 10 s, its pong within 5 s; with TCP
+    /// keepalive besides, a dead server fails every waiting call within 20 s).
+    let keepalive: WebSocketKeepalive
 
     let executor = DispatchQueueExecutor(label: "tbrd.matter-server")
     public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
 
     var client: WebSocketClient?
     /// The server's information, as it last sent it.
-    public internal(set) var serverInfo: JSONValue?
+    public internal(set) var serverInfo: JSON?
     /// Whether ``run()`` has ended: calls made before it starts wait for it (tbrd's calls can arrive
     /// before its service group has started the connection's task); calls after it has ended fail.
     var hasStopped = false
@@ -56,18 +59,24 @@ public actor MatterServerCommissioner: Commissioner {
     /// A command's answer slot: sent and expected, answered early, or awaited.
     enum ReplySlot {
         case expected
-        case arrived(Result<JSONValue, CommissionerError>)
-        case waiting(CheckedContinuation<JSONValue, any Error>)
+        case arrived(Result<JSON, CommissionerError>)
+        case waiting(CheckedContinuation<JSON, any Error>)
     }
 
     /// A commissioner talking to python-matter-server at `url`.
     /// - Parameters:
     ///   - connectTimeout: how long connecting may take (default 10 s).
+    ///   - keepalive: how the connection proves the server alive (default: a ping every 10 s, its pong
+    ///     within 5 s, on `clock`).
     ///   - logger: connections, disconnections and failures; never a command's arguments.
-    public init(url: WebSocketURL, clock: any TBRClock = SystemClock(), connectTimeout: Duration = .seconds(10), logger: Logger = .disabled) {
+    public init(
+        url: WebSocketURL, clock: any TBRClock = SystemClock(), connectTimeout: Duration = .seconds(10), keepalive: WebSocketKeepalive? = nil,
+        logger: Logger = .disabled
+    ) {
         self.url = url
         self.clock = clock
         self.connectTimeout = connectTimeout
+        self.keepalive = keepalive ?? WebSocketKeepalive(clock: clock)
         self.logger = logger
         (demand, demandContinuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
     }
@@ -90,7 +99,7 @@ public actor MatterServerCommissioner: Commissioner {
     public func commission(
         _ request: CommissioningRequest, timeout: Duration, progress: @escaping @Sendable (CommissionerProgress) -> Void
     ) async throws(CommissionerError) -> CommissionedNode {
-        let result: JSONValue
+        let result: JSON
         do {
             result = try await command(
                 "commission_with_code", ["code": .string(request.code), "network_only": .bool(request.onNetwork)], timeout: timeout,
@@ -117,8 +126,16 @@ public actor MatterServerCommissioner: Commissioner {
     }
 
     public func openCommissioningWindow(_ node: NodeID, seconds: Int, timeout: Duration) async throws(CommissionerError) -> SharingCodes {
-        let result = try await command(
-            "open_commissioning_window", ["node_id": .uint(node.rawValue), "timeout": .int(Int64(seconds))], timeout: timeout)
+        let result: JSON
+        do {
+            result = try await command(
+                "open_commissioning_window", ["node_id": .uint(node.rawValue), "timeout": .int(Int64(seconds))], timeout: timeout)
+        } catch where error.serverCode == 0 && error.message.contains("UnsupportedCluster") {
+            // The device has no administrator-commissioning cluster: it cannot be shared at all.
+            throw CommissionerError(
+                .notSupported, "node \(node) cannot be shared: it has no administrator-commissioning cluster (\(error.message))",
+                serverCode: error.serverCode)
+        }
         guard let manual = result["setup_manual_code"]?.string, let qr = result["setup_qr_code"]?.string else {
             throw CommissionerError(.invalidResponse, "\(server) opened a commissioning window on node \(node) but sent no codes")
         }
@@ -151,7 +168,7 @@ public actor MatterServerCommissioner: Commissioner {
         guard case .object(let addresses) = result else {
             throw CommissionerError(.invalidResponse, "\(server) answered ping_node with something other than an object")
         }
-        return addresses.values.contains(.bool(true))
+        return addresses.contains { $0.value == .bool(true) }
     }
 
     public func nodes(timeout: Duration) async throws(CommissionerError) -> [CommissionedNode] {
@@ -164,7 +181,7 @@ public actor MatterServerCommissioner: Commissioner {
 
     /// A node object of the server: `node_id`, `available`, and BasicInformation's vendor (0/40/2),
     /// product (0/40/4) and label (0/40/5) from its interviewed attributes.
-    static func node(from value: JSONValue) -> CommissionedNode? {
+    static func node(from value: JSON) -> CommissionedNode? {
         guard let id = value["node_id"]?.uint64 else { return nil }
         let attributes = value["attributes"]
         func id16(_ key: String) -> UInt16? { attributes?[key]?.uint64.flatMap { UInt16(exactly: $0) } }
@@ -194,10 +211,10 @@ public actor MatterServerCommissioner: Commissioner {
     /// - Throws: ``CommissionerError``: `unavailable` (no connection), `timedOut`, `connectionLost`,
     ///   `refused` (the server's error, with its code and details), `invalidResponse`.
     /// - Parameter reference: for `commission_with_code`, the request's reference, logged with a late answer.
-    func command(_ name: String, _ args: [String: JSONValue], timeout: Duration, reference: String? = nil) async throws(CommissionerError)
-        -> JSONValue
+    func command(_ name: String, _ args: JSONObject, timeout: Duration, reference: String? = nil) async throws(CommissionerError)
+        -> JSON
     {
-        let outcome: TimeLimit.Outcome<JSONValue>
+        let outcome: TimeLimit.Outcome<JSON>
         do {
             outcome = try await TimeLimit.run(timeout, clock: clock) { try await self.roundTrip(name, args, reference: reference) }
         } catch let error as CommissionerError {
@@ -214,7 +231,7 @@ public actor MatterServerCommissioner: Commissioner {
         }
     }
 
-    private func roundTrip(_ name: String, _ args: [String: JSONValue], reference: String?) async throws -> JSONValue {
+    private func roundTrip(_ name: String, _ args: JSONObject, reference: String?) async throws -> JSON {
         let client = try await connection()
         nextToken += 1
         let id = String(nextToken)
@@ -229,7 +246,7 @@ public actor MatterServerCommissioner: Commissioner {
         }
         logger.debug("python-matter-server command sent", [("command", name), ("message-id", id)])
         return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (c: CheckedContinuation<JSONValue, any Error>) in
+            try await withCheckedThrowingContinuation { (c: CheckedContinuation<JSON, any Error>) in
                 switch replies[id] {
                 case .arrived(let result)?:
                     replies[id] = nil

@@ -1,25 +1,25 @@
-import FoundationEssentials
+import TBRFoundation
 
 /// One message from python-matter-server (its WebSocket API, schema 11): the server information sent
 /// bare on connect, a command's result or error, or an event.
 enum MatterServerMessage: Hashable, Sendable {
     /// `{"message_id", "result"}`.
-    case result(id: String, JSONValue)
+    case result(id: String, JSON)
     /// `{"message_id", "error_code", "details"}`.
     case error(id: String, code: Int, details: String)
     /// `{"event", "data"}`.
-    case event(name: String, data: JSONValue)
+    case event(name: String, data: JSON)
     /// The bare object sent on connect (`fabric_id`, `schema_version`, `thread_credentials_set`, …).
-    case serverInfo(JSONValue)
+    case serverInfo(JSON)
 
     /// Reads one text message.
     /// - Throws: ``CommissionerError`` `invalidResponse` for text that is not a JSON object.
     init(text: String) throws(CommissionerError) {
-        let value: JSONValue
+        let value: JSON
         do {
-            value = try JSONDecoder().decode(JSONValue.self, from: Data(text.utf8))
+            value = try JSON(parsing: text)
         } catch {
-            throw CommissionerError(.invalidResponse, "python-matter-server sent a message that is not JSON")
+            throw CommissionerError(.invalidResponse, "python-matter-server sent a message that is not JSON (\(error.description))")
         }
         guard case .object(let object) = value else {
             throw CommissionerError(.invalidResponse, "python-matter-server sent a message that is not a JSON object")
@@ -39,10 +39,10 @@ enum MatterServerMessage: Hashable, Sendable {
     }
 
     /// A command as the server takes it: `{"message_id", "command", "args"}`.
-    static func command(id: String, _ name: String, _ args: [String: JSONValue]) -> String {
-        var object: [String: JSONValue] = ["message_id": .string(id), "command": .string(name)]
-        if !args.isEmpty { object["args"] = .object(args) }
-        return JSONValue.object(object).serialized
+    static func command(id: String, _ name: String, _ args: JSONObject) -> String {
+        var members: [(String, JSON)] = [("message_id", .string(id)), ("command", .string(name))]
+        if !args.isEmpty { members.append(("args", .object(args))) }
+        return JSON.object(JSONObject(members)).serialized
     }
 
     /// What python-matter-server's `error_code` means, in words.

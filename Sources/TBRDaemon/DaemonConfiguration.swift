@@ -1,5 +1,4 @@
 public import DBus
-public import MatterCommissioner
 public import TBRFoundation
 public import WebSocket
 
@@ -44,18 +43,13 @@ public struct DaemonConfiguration: Sendable, Equatable {
     public var matterCommissionTimeout: Int = 300
     /// How long, in seconds, any other call to the commissioner may take.
     public var matterCallTimeout: Int = 30
-    /// The devices of the simulated commissioner (none: every payload is a device that is there).
-    public var matterSimulatedDevices: [SimulatedDevice] = []
-    /// How long, in milliseconds, each stage of the simulated commissioner takes.
-    public var matterSimulatedStepMs: Int = 100
 
     /// Which Matter commissioner tbrd uses.
     public enum MatterBackend: String, Sendable, Equatable {
         /// None: the commissioning methods answer `io.tbrd.Error.NotSupported`.
         case none
-        /// A simulated commissioner (demo and tests).
-        case simulated
-        /// python-matter-server over its WebSocket API.
+        /// python-matter-server over its WebSocket API (or `matter-sim`, which speaks it, for demos and
+        /// tests).
         case matterServer = "matter-server"
     }
 
@@ -84,13 +78,11 @@ public struct DaemonConfiguration: Sendable, Equatable {
         "policy-check-interval": "seconds between read-backs of the internet-access policy",
         "firewall": "nftables or off: the host firewall of the internet-access policy",
         "nft-path": "the nft tool, a name on PATH or a path",
-        "matter-backend": "none, simulated or matter-server: the Matter commissioner",
+        "matter-backend": "none or matter-server: the Matter commissioner",
         "matter-server-url": "python-matter-server's WebSocket API, ws://HOST:PORT/ws",
         "matter-session-timeout": "seconds a Matter commissioning session stays open",
         "matter-commission-timeout": "seconds commissioning one Matter device may take",
         "matter-call-timeout": "seconds any other call to the Matter commissioner may take",
-        "matter-simulated-device": "a device of the simulated commissioner (repeatable)",
-        "matter-simulated-step-ms": "milliseconds each stage of the simulated commissioner takes",
     ]
 
     /// Applies one `key = value` setting.
@@ -137,8 +129,13 @@ public struct DaemonConfiguration: Sendable, Equatable {
             }
             nftPath = value
         case "matter-backend":
+            if value == "simulated" {
+                throw ConfigurationError(
+                    "'matter-backend = simulated' is gone: tbrd keeps no simulator; run matter-sim (a simulated python-matter-server) "
+                        + "and set matter-backend = matter-server with matter-server-url (docs/matter-sim.md)")
+            }
             guard let backend = MatterBackend(rawValue: value) else {
-                throw ConfigurationError("'matter-backend' must be none, simulated or matter-server, not '\(value)'")
+                throw ConfigurationError("'matter-backend' must be none or matter-server, not '\(value)'")
             }
             matterBackend = backend
         case "matter-server-url":
@@ -146,13 +143,9 @@ public struct DaemonConfiguration: Sendable, Equatable {
         case "matter-session-timeout": matterSessionTimeout = try integer(10...86_400)
         case "matter-commission-timeout": matterCommissionTimeout = try integer(1...3600)
         case "matter-call-timeout": matterCallTimeout = try integer(1...600)
-        case "matter-simulated-device":
-            // An empty value adds nothing (the shipped file shows the key that way).
-            guard !value.isEmpty else { break }
-            do { matterSimulatedDevices.append(try SimulatedDevice(parsing: value)) } catch {
-                throw ConfigurationError("'matter-simulated-device': \(error.message)")
-            }
-        case "matter-simulated-step-ms": matterSimulatedStepMs = try integer(0...600_000)
+        case "matter-simulated-device", "matter-simulated-step-ms":
+            throw ConfigurationError(
+                "'\(key)' is gone with the simulated commissioner: give matter-sim its devices (matter-sim --device …, docs/matter-sim.md)")
         default:
             throw ConfigurationError("unknown setting '\(key)' (known: \(Self.keys.keys.sorted().joined(separator: ", ")))")
         }

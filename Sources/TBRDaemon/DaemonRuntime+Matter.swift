@@ -15,16 +15,10 @@ extension DaemonRuntime {
     typealias StructureAPI = TBRDBusAPI.Structure
 
     /// The commissioner tbrd.conf chooses (`matter-backend`), or nil for `none`.
-    static func commissioner(_ configuration: DaemonConfiguration, firstNodeID: UInt64, clock: any TBRClock, logger: Logger)
-        -> (any Commissioner)?
-    {
+    static func commissioner(_ configuration: DaemonConfiguration, clock: any TBRClock, logger: Logger) -> (any Commissioner)? {
         switch configuration.matterBackend {
         case .none:
             return nil
-        case .simulated:
-            return SimulatedCommissioner(
-                devices: configuration.matterSimulatedDevices, stepDelay: .milliseconds(configuration.matterSimulatedStepMs),
-                firstNodeID: firstNodeID, clock: clock, logger: logger)
         case .matterServer:
             return MatterServerCommissioner(
                 url: configuration.matterServerURL, clock: clock, connectTimeout: .seconds(min(10, configuration.matterCallTimeout)), logger: logger)
@@ -61,8 +55,8 @@ extension DaemonRuntime {
         guard configuration.matterBackend != .none else {
             throw DBusError(
                 DaemonError.notSupported,
-                "tbrd has no Matter commissioner: set matter-backend = simulated or matter-server (with matter-server-url) "
-                    + "in tbrd.conf and restart tbrd (docs/operations.md)")
+                "tbrd has no Matter commissioner: set matter-backend = matter-server (with matter-server-url) in tbrd.conf and "
+                    + "restart tbrd (docs/operations.md)")
         }
     }
 

@@ -109,16 +109,12 @@ actor DaemonRuntime {
         settings.commissioningTimeouts = CommissioningTimeouts(
             call: .seconds(configuration.matterCallTimeout), commission: .seconds(configuration.matterCommissionTimeout))
         let matterNodes = PersistentMatterNodeStore(store: store)
-        var firstNodeID: UInt64 = 1
-        do { firstNodeID = (try await store.allMatterNodes().map(\.nodeID).max() ?? 0) + 1 } catch {
-            throw .stateUnusable(path, error.description)
-        }
         let advertisedNames = AdvertisedRouterNames()
         let service = BorderRouterService(
             connection: connection, configuration: settings, clock: clock, logger: logger.child("service"),
             eventSink: JournalSink(store: store, logger: logger.child("journal")), structureStore: structures,
             advertisedNames: advertisedNames, firewall: firewall,
-            commissioner: commissioner(configuration, firstNodeID: firstNodeID, clock: clock, logger: logger.child("matter")),
+            commissioner: commissioner(configuration, clock: clock, logger: logger.child("matter")),
             matterNodes: matterNodes)
         return DaemonRuntime(
             configuration: configuration, logger: logger, clock: clock, store: store, connection: connection,

@@ -80,7 +80,7 @@ extension JSON {
 
 /// The members of a JSON object, in order; a key appears once (setting an existing key keeps its
 /// place, as a Python `dict` does).
-public struct JSONObject: Hashable, Sendable, Sequence {
+public struct JSONObject: Hashable, Sendable, Sequence, ExpressibleByDictionaryLiteral {
     /// The keys, in order.
     public private(set) var keys: [String] = []
     private var values: [String: JSON] = [:]
@@ -92,6 +92,9 @@ public struct JSONObject: Hashable, Sendable, Sequence {
     public init(_ members: some Sequence<(String, JSON)>) {
         for (key, value) in members { self[key] = value }
     }
+
+    /// The members of a literal, in the order written.
+    public init(dictionaryLiteral elements: (String, JSON)...) { self.init(elements) }
 
     /// The value of `key`; setting nil removes it.
     public subscript(key: String) -> JSON? {

@@ -43,6 +43,9 @@ public final class MatterSimProcess: Sendable {
         return code
     }
 
+    /// The tbrd.conf lines that point tbrd at it (`matter-backend = matter-server`, its URL).
+    public var tbrdConfiguration: String { "matter-backend = matter-server\nmatter-server-url = \(url)\n" }
+
     /// What it has logged so far (standard error).
     public var log: String { process.stderr }
 }

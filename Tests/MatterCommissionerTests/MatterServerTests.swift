@@ -187,4 +187,36 @@ import WebSocket
             }
         }
     }
+
+    /// The server's host goes silent (every packet into its namespace dropped by nft, as when it loses
+    /// power): tbrd's pings find it, and the call waiting fails as a lost connection, not at its own
+    /// timeout minutes later.
+    @Test func aServerThatGoesSilentIsFoundByThePingsAndTheWaitingCallFails() async throws {
+        try await withMatterServer { server in
+            try await Self.withCommissioner(server) { commissioner in
+                try await commissioner.checkAvailable(timeout: .seconds(10))
+                let absent = CommissioningRequest(
+                    payload: try SetupPayload(parsing: Self.bleCode), code: Self.bleCode, onNetwork: true, reference: "t/1")
+                async let waiting: CommissionerError? = {
+                    do throws(CommissionerError) {
+                        _ = try await commissioner.commission(absent, timeout: .seconds(600)) { _ in }
+                        return nil
+                    } catch {
+                        return error
+                    }
+                }()
+                try await eventually("the server commissions", timeout: .seconds(20)) { server.log.contains("Starting Matter commissioning with code") }
+                let nft = try Executables.find("nft", package: "nftables")
+                let drop = try await ProcessRunner.run(
+                    try Executables.find("ip", package: "iproute2"), ["netns", "exec", server.namespace, nft, "-f", "-"],
+                    stdin: "table inet tbrdsilence {\n\tchain input {\n\t\ttype filter hook input priority -300; policy drop;\n\t}\n}\n",
+                    timeout: .seconds(10))
+                #expect(drop.status == 0, "\(drop.stderr)")
+                let error = try #require(await waiting)
+                #expect(error.kind == .connectionLost, "not the 600 s timeout: \(error.message)")
+                #expect(error.message.contains("no pong arrived within 5 s"), "\(error.message)")
+                #expect(error.isOutcomeUnknown)
+            }
+        }
+    }
 }

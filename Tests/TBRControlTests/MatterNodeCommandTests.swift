@@ -33,7 +33,7 @@ import Testing
     }
 
     @Test func roomsNamesMovesAndRemovalWithTheirExitStatuses() async throws {
-        try await withRig(withTbrd: true, tbrdConfiguration: C.simulated) { rig throws in
+        try await withMatterRig(C.simulated) { rig, _ throws in
             try await C.home(rig)
             // Rooms.
             #expect(try await rig.run(["structure", "room", "add", "Home", "Kitchen"]).status == 0)
@@ -94,7 +94,7 @@ import Testing
     }
 
     @Test func ctrlCCancelsTheSessionAndExits130AndAKilledTbrctlsSessionIsCancelledByTbrd() async throws {
-        try await withRig(withTbrd: true, tbrdConfiguration: C.simulated) { rig throws in
+        try await withMatterRig(C.simulated) { rig, _ throws in
             try await C.home(rig)
             let (seen, follower) = try await Self.progress(rig)
             defer { follower.cancel() }
@@ -128,6 +128,67 @@ import Testing
             let failed = try #require(seen.withLock { $0.first { $0.payloadId == "2" && $0.stage == "failed" } })
             #expect((try? failed.detail["failedStage"]?.decode(as: String.self)) == "queued")
             #expect(rig.tbrd?.log.contains("commissioning session cancelled: its owner left the bus") == true)
+        }
+    }
+
+    /// The NodeLabel of `node` as the server reads it back.
+    static func label(_ controller: MatterController, _ node: UInt64) async throws -> String? {
+        let text = try await controller.command("read_attribute", #"{"node_id": \#(node), "attribute_path": "0/40/5"}"#)
+        let object = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any]
+        return object?["0/40/5"] as? String
+    }
+
+    @Test func theNameReachesTheDeviceARefusingOneKeepsItsNameSharingAndAnUnreachableOneGoesOnlyWithForce() async throws {
+        let devices = [
+            "--bluetooth", "--step-ms", "20",
+            "--device", "discriminator=100 passcode=20202021 vendor-id=0xFFF1 product-id=0x8001",
+            "--device", "discriminator=500 passcode=20202021 label-readonly no-multi-admin",
+        ]
+        try await withMatterRig(devices) { rig, sim throws in
+            try await C.home(rig)
+            let server = try await MatterController.connect(sim.url)
+            // A device that takes the name: it is its NodeLabel now.
+            let lamp = try await rig.run(["--json", "matter", "commission", "--structure", "Home", "--name", "Lamp", try C.code(discriminator: 100)])
+            #expect(lamp.status == 0, "\(lamp.stderr)")
+            let (_, nodes) = try await rig.jsonArray(["--json", "matter", "nodes"])
+            let lampNode = try #require((nodes.first?["nodeId"] as? NSNumber)?.uint64Value)
+            #expect(try await Self.label(server, lampNode) == "Lamp")
+            #expect(try await rig.run(["matter", "rename", String(lampNode), "Desk lamp"]).status == 0)
+            #expect(try await Self.label(server, lampNode) == "Desk lamp")
+
+            // A device whose label is read-only: the node is complete, named, and the line says so.
+            let hall = try await rig.run(["--json", "matter", "commission", "--structure", "Home", "--name", "Hall", try C.code(discriminator: 500)])
+            #expect(hall.status == 0, "\(hall.stderr)")
+            let complete = try #require(hall.stdout.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+                .first { $0["stage"] as? String == "complete" })
+            let warning = try #require(complete["warning"] as? String)
+            #expect(warning.contains("did not take it as its NodeLabel") && warning.contains("0x88"), "\(warning)")
+            let hallNode = try #require((complete["nodeId"] as? NSNumber)?.uint64Value)
+            #expect(try await Self.label(server, hallNode) != "Hall")
+            let (_, named) = try await rig.jsonArray(["--json", "matter", "nodes"])
+            #expect(named.first { ($0["nodeId"] as? NSNumber)?.uint64Value == hallNode }?["name"] as? String == "Hall")
+            let renamed = try await rig.run(["matter", "rename", String(hallNode), "Hallway"])
+            #expect(renamed.status == 0 && renamed.stderr.contains("warning: the name is recorded but the device did not take it"), "\(renamed.stderr)")
+
+            // Sharing: the lamp opens a window for another controller; the hall light has no
+            // administrator-commissioning cluster, so it cannot be shared (69, as the help says).
+            let (shared, codes) = try await rig.json(["--json", "matter", "share", String(lampNode)])
+            #expect(shared.status == 0, "\(shared.stderr)")
+            #expect((codes["manualCode"] as? String)?.count == 11 && (codes["qrCode"] as? String)?.hasPrefix("MT:") == true, "\(codes)")
+            let unshareable = try await rig.run(["matter", "share", String(hallNode)])
+            #expect(unshareable.status == 69 && unshareable.stderr.contains("no administrator-commissioning cluster"), "\(unshareable.stderr)")
+
+            // The lamp stops answering: removing it needs --force; until then it stays, here and on the server.
+            try await server.command("sim_set_available", #"{"node_id": \#(lampNode), "available": false}"#)
+            let refused = try await rig.run(["matter", "remove", String(lampNode)])
+            #expect(refused.status == 1 && refused.stderr.contains("does not answer"), "\(refused.stderr)")
+            #expect(try await server.nodeIDs().contains(lampNode))
+            #expect(try await rig.jsonArray(["--json", "matter", "nodes"]).1.count == 2)
+            let forced = try await rig.run(["matter", "remove", String(lampNode), "--force"])
+            #expect(forced.status == 0, "\(forced.stderr)")
+            #expect(try await server.nodeIDs() == [hallNode], "gone from the server's fabric too")
+            #expect(try await rig.jsonArray(["--json", "matter", "nodes"]).1.count == 1)
+            await server.close()
         }
     }
 }

@@ -199,3 +199,16 @@ func isISOTime(_ value: Any?) -> Bool {
 final class KeyList: Sendable {
     let keys = Locked<[String]>([])
 }
+
+/// Runs `body` with matter-sim started with `arguments` and a rig whose tbrd uses it as its Matter
+/// commissioner (python-matter-server's API); matter-sim is stopped afterwards.
+func withMatterRig(_ arguments: [String], _ body: (Rig, MatterSimProcess) async throws -> Void) async throws {
+    let sim = try await MatterSimProcess.start(arguments)
+    do {
+        try await withRig(withTbrd: true, tbrdConfiguration: sim.tbrdConfiguration) { rig throws in try await body(rig, sim) }
+    } catch {
+        await sim.stop()
+        throw error
+    }
+    await sim.stop()
+}

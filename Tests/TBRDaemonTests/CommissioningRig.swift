@@ -12,6 +12,18 @@ struct CommissioningRig {
     let env: DaemonEnvironment
     let structure: RemoteObject
     let progress: ProgressLog
+    /// The simulated python-matter-server tbrd talks to, when the rig started one.
+    var matterSim: MatterSimProcess?
+
+    /// Starts `matter-sim` with `arguments` (a server with Bluetooth, so BLE devices can be
+    /// commissioned, unless they say otherwise), then the rest as ``start(_:configuration:)`` with tbrd
+    /// pointed at it, and `extra` tbrd.conf lines.
+    static func start(_ env: DaemonEnvironment, matterSim arguments: [String], extra: String = "") async throws -> CommissioningRig {
+        let sim = try await MatterSimProcess.start(arguments)
+        var rig = try await start(env, configuration: sim.tbrdConfiguration + extra)
+        rig.matterSim = sim
+        return rig
+    }
 
     /// Starts otbr-sim (wpan0) and tbrd with `configuration` (tbrd.conf lines), creates "Home" with wpan0.
     static func start(_ env: DaemonEnvironment, configuration: String) async throws -> CommissioningRig {

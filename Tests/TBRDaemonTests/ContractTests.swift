@@ -88,7 +88,7 @@ import Testing
     @Test func tbrdLinksNoSimulatorAndRefusesToStartOne() async throws {
         let tbrd = try Executables.product("tbrd")
         let binary = try Data(contentsOf: URL(fileURLWithPath: tbrd))
-        for marker in ["OTBRSimulator", "io.tbrd.Simulator1", "SimulatedAgent"] {
+        for marker in ["OTBRSimulator", "io.tbrd.Simulator1", "SimulatedAgent", "MatterSimulator", "SimulatedCommissioner", "sim_set_available"] {
             #expect(binary.range(of: Data(marker.utf8)) == nil, "tbrd contains \(marker)")
         }
         let option = try await ProcessRunner.run(tbrd, ["--simulate", "2"])
@@ -99,5 +99,9 @@ import Testing
         try "simulate = 2\n".write(to: conf, atomically: true, encoding: .utf8)
         let setting = try await ProcessRunner.run(tbrd, ["--config", conf.path])
         #expect(setting.status == 78 && setting.stderr.contains("unknown setting 'simulate'"), "\(setting.stderr)")
+        // The simulated Matter commissioner is gone too: its setting says where it went.
+        try "matter-backend = simulated\n".write(to: conf, atomically: true, encoding: .utf8)
+        let matter = try await ProcessRunner.run(tbrd, ["--config", conf.path])
+        #expect(matter.status == 78 && matter.stderr.contains("run matter-sim"), "\(matter.stderr)")
     }
 }
