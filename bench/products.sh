@@ -2,8 +2,8 @@
 #   bench_products release|installed PRODUCT...   builds the PRODUCTs, sets $bin to their directory
 # release:   `swift build -c release` into .build.
 # installed: as make install builds them: release, the Swift runtime linked in, tbrctl position-dependent
-#            (docs/performance.md); in
-#            bench/build/static, so that neither this nor make install rebuilds the other's .build.
+#            (docs/performance.md); in bench/build/static, so that neither this nor make install
+#            rebuilds the other's .build.
 # BENCH_BUILD=debug takes the debug build instead, the one make test makes (bench/run.sh --quick: the
 # quick mode checks that a benchmark runs, not how fast, and CI has that build already).
 
