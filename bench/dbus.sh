@@ -7,8 +7,9 @@ CALLS=${CALLS:-20000}
 out=bench/build
 mkdir -p "$out"
 cc -O2 -o "$out/dbus-raw" bench/dbus-raw.c $(pkg-config --cflags --libs dbus-1)
-swift build -c release --product dbus-bench >/dev/null
-swiftbin="$(swift build -c release --show-bin-path)/dbus-bench"
+source bench/products.sh
+bench_products release dbus-bench
+swiftbin=$bin/dbus-bench
 
 dir=$(mktemp -d)
 trap 'kill $daemon 2>/dev/null; rm -rf "$dir"' EXIT

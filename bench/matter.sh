@@ -4,46 +4,32 @@
 # `chip.setup_payload.SetupPayload`), on the example apps' QR code MT:Y.K9042C00KA0648G00 and its
 # manual code 34970112332.
 #   bench/matter.sh [ITERATIONS]        default 200000 for Swift, ITERATIONS/10 for Python
-# Builds into bench/build/ and makes a virtualenv in bench/build/chip-venv/ (both git-ignored). The
-# SDK's library needs libnl-route-3-200 (Debian); as root the script installs it, as make deps does.
+# Compiled with scripts/swiftc-modules.sh into bench/build/ (the modules shared with bench/meshcop.sh);
+# makes a virtualenv in bench/build/chip-venv/ (both git-ignored). The SDK's library needs
+# libnl-route-3-200 (Debian), which make bench installs (BENCH_PACKAGES in the Makefile).
 # When the SDK cannot be installed or loaded, it says why and measures the Swift side alone. Not part
 # of make test.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 iterations=${1:-200000}
 [[ $iterations =~ ^[0-9]+$ ]] && [ "$iterations" -ge 10 ] || { echo "usage: bench/matter.sh [ITERATIONS>=10]" >&2; exit 64; }
-if ! command -v swiftc >/dev/null && [ -x /opt/swift/usr/bin/swiftc ]; then export PATH="/opt/swift/usr/bin:$PATH"; fi
 
 build=bench/build
-mkdir -p "$build/matter"
-flags=(-O -wmo -parse-as-library -swift-version 6 -enable-upcoming-feature ExistentialAny
-       -enable-upcoming-feature InternalImportsByDefault -I "$build/matter" -I Sources/CLibCrypto)
-echo "bench: compiling (swiftc -O)" >&2
-for module in TBRFoundation MeshCoP MatterOnboarding; do
-  swiftc "${flags[@]}" -module-name "$module" -emit-module -emit-module-path "$build/matter/$module.swiftmodule" \
-    -c Sources/"$module"/*.swift -o "$build/matter/$module.o"
-done
-swiftc "${flags[@]}" bench/MatterBench.swift "$build/matter/TBRFoundation.o" "$build/matter/MeshCoP.o" \
-  "$build/matter/MatterOnboarding.o" -lcrypto -o "$build/matter-bench"
+source scripts/swiftc-modules.sh
+swiftc_init "$build/swift" -O
+swiftc_program "$build/matter-bench" bench/MatterBench.swift
 
 # The CHIP SDK from Python. Any step that fails leaves its reason in $why and the Swift side runs alone.
 venv=$build/chip-venv
 why=""
-if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c 'import chip.setup_payload' 2>/dev/null; then
-  echo "bench: creating $venv with home-assistant-chip-core" >&2
-  if ! { python3 -m venv "$venv" && "$venv/bin/pip" install --quiet --disable-pip-version-check home-assistant-chip-core; } \
-       >"$build/chip-install.log" 2>&1; then
-    why="pip could not install home-assistant-chip-core (see $build/chip-install.log)"
-  fi
+# The version docs/performance.md compares with (pip does nothing when the venv has it already).
+if ! { { [ -x "$venv/bin/python" ] || python3 -m venv "$venv"; } &&
+       "$venv/bin/pip" install --quiet --disable-pip-version-check home-assistant-chip-core==2025.7.0; } \
+     >"$build/chip-install.log" 2>&1; then
+  why="pip could not install home-assistant-chip-core (see $build/chip-install.log)"
 fi
 if [ -z "$why" ] && ! dpkg-query -W -f='${Status}' libnl-route-3-200 2>/dev/null | grep -q 'install ok installed'; then
-  if [ "$(id -u)" -eq 0 ]; then
-    echo "bench: installing libnl-route-3-200 (the SDK's library links it)" >&2
-    apt-get update -q >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -q libnl-route-3-200 >/dev/null \
-      || why="apt-get could not install libnl-route-3-200, which the SDK's _ChipDeviceCtrl.so links"
-  else
-    why="the SDK's _ChipDeviceCtrl.so needs libnl-route-3-200: sudo apt-get install libnl-route-3-200"
-  fi
+  why="the SDK's _ChipDeviceCtrl.so links libnl-route-3.so.200: make bench-deps (or apt-get install libnl-route-3-200)"
 fi
 
 swift_out=$("$build/matter-bench" "$iterations")

@@ -2,31 +2,22 @@
 # Benchmark: decode + encode of a full operational dataset (TV-DATASET A, 105 bytes), MeshCoP (Swift,
 # -O) side by side with python-otbr-api's TLV parser (parse_tlv + encode_tlv on the same hex).
 #   bench/meshcop.sh [ITERATIONS]        default 200000 for Swift, ITERATIONS/10 for Python
-# Builds into bench/build/ and makes a virtualenv in bench/.venv/ (both git-ignored). Not part of make test.
+# Compiled with scripts/swiftc-modules.sh into bench/build/ (the modules shared with bench/matter.sh);
+# makes a virtualenv in bench/.venv/ (both git-ignored). Not part of make test.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 iterations=${1:-200000}
 [[ $iterations =~ ^[0-9]+$ ]] && [ "$iterations" -ge 10 ] || { echo "usage: bench/meshcop.sh [ITERATIONS>=10]" >&2; exit 64; }
-if ! command -v swiftc >/dev/null && [ -x /opt/swift/usr/bin/swiftc ]; then export PATH="/opt/swift/usr/bin:$PATH"; fi
 
 build=bench/build
-mkdir -p "$build"
-flags=(-O -wmo -parse-as-library -swift-version 6 -enable-upcoming-feature ExistentialAny
-       -enable-upcoming-feature InternalImportsByDefault -I "$build" -I Sources/CLibCrypto)
-echo "bench: compiling (swiftc -O)" >&2
-swiftc "${flags[@]}" -module-name TBRFoundation -emit-module -emit-module-path "$build/TBRFoundation.swiftmodule" \
-  -c Sources/TBRFoundation/*.swift -o "$build/TBRFoundation.o"
-swiftc "${flags[@]}" -module-name MeshCoP -emit-module -emit-module-path "$build/MeshCoP.swiftmodule" \
-  -c Sources/MeshCoP/*.swift -o "$build/MeshCoP.o"
-swiftc "${flags[@]}" bench/MeshCoPBench.swift "$build/TBRFoundation.o" "$build/MeshCoP.o" -lcrypto \
-  -o "$build/meshcop-bench"
+source scripts/swiftc-modules.sh
+swiftc_init "$build/swift" -O
+swiftc_program "$build/meshcop-bench" bench/MeshCoPBench.swift
 
+# The version docs/performance.md compares with (pip does nothing when the venv has it already).
 venv=bench/.venv
-if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c 'import python_otbr_api.tlv_parser' 2>/dev/null; then
-  echo "bench: creating $venv with python-otbr-api" >&2
-  python3 -m venv "$venv"
-  "$venv/bin/pip" install --quiet --disable-pip-version-check python-otbr-api
-fi
+[ -x "$venv/bin/python" ] || { echo "bench: creating $venv" >&2; python3 -m venv "$venv"; }
+"$venv/bin/pip" install --quiet --disable-pip-version-check python-otbr-api==3.1.0
 
 swift_out=$("$build/meshcop-bench" "$iterations")
 py_iterations=$((iterations / 10))

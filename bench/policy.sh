@@ -6,16 +6,14 @@
 # none → all → nat64Only so that every change switches NAT64, PD and the firewall on every router.
 # As root tbrd runs in a network namespace of its own with its real nftables firewall (never this host's);
 # otherwise with firewall = off (the output says which).
-# Release build with the Swift runtime linked in, as `make install` builds it (bench/build/static).
-# Usage: bench/policy.sh [ROUNDS]   (default 15 changes per N, 5 of each option)
+# Release build with the Swift runtime linked in, as `make install` builds it (bench/products.sh).
+# Usage: bench/policy.sh [ROUNDS]   (default 15 changes per N, 5 of each option; at least 3)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 rounds=${1:-15}
-scratch=bench/build/static
-for product in tbrd tbrctl otbr-sim; do
-  swift build -c release --static-swift-stdlib --scratch-path "$scratch" --product "$product" >/dev/null
-done
-bin=$(swift build -c release --static-swift-stdlib --scratch-path "$scratch" --show-bin-path)
+[[ $rounds =~ ^[0-9]+$ ]] && [ "$rounds" -ge 3 ] || { echo "usage: bench/policy.sh [ROUNDS>=3]" >&2; exit 64; }
+source bench/products.sh
+bench_products installed tbrd otbr-sim tbrctl
 work=$(mktemp -d)
 pids=()
 netns=""
@@ -96,6 +94,8 @@ PY
 
 echo
 printf '%-8s %-12s %10s %10s %10s\n' routers option "median ms" "min ms" "max ms"
+median() { sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
+declare -A overall  # routers -> median ms of every change
 for n in 8 16 32 64; do
   args=()
   for ((i = 0; i < n; i++)); do args+=(--interface "wpan$i"); done
@@ -115,5 +115,9 @@ for n in 8 16 32 64; do
     printf '%-8s %-12s %s\n' "$n" "$opt" "$(awk -v o="$opt" '$1 == o { print $2 }' "$work/times" | sort -n |
       awk '{ a[NR] = $1 } END { printf "%10.1f %10.1f %10.1f", a[int((NR + 1) / 2)], a[1], a[NR] }')"
   done
+  overall[$n]=$(awk '{ print $2 }' "$work/times" | median)
   kill "$tbrd" "$sim"; wait "$tbrd" "$sim" 2>/dev/null || true
 done
+echo
+awk -v a="${overall[64]}" -v b="${overall[8]}" 'BEGIN {
+  printf "64 routers vs 8, median of every change: %.1f ms vs %.1f ms, %.2fx (for 8x the routers; goal: 64 under 1000 ms)\n", a, b, a / b }'

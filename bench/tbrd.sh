@@ -2,19 +2,17 @@
 # tbrd and tbrctl against otbr-sim on a private bus, side by side with the C tools in one run:
 #   - `tbrctl info` vs `busctl get-property` of the same properties from otbr-agent
 #   - `tbrctl epskc activate` (+ deactivate) vs `dbus-send` calling ActivateEphemeralKeyMode (+ Deactivate)
-#   - tbrd's resident memory idle with 1 and with 64 routers, and its CPU time over a minute of idling
-# Release build with the Swift runtime linked in, as `make install` builds it (bench/build/static).
-# Usage: bench/tbrd.sh [ROUNDS]   (default 30 command runs per tool)
+#   - tbrd's resident memory idle with 1 and with 64 routers, and its CPU time idling (a minute)
+# Release build with the Swift runtime linked in, as `make install` builds it (bench/products.sh).
+# Usage: bench/tbrd.sh [ROUNDS]   (default 30 command runs per tool; IDLE_SECONDS=… for the idle CPU, 60)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 rounds=${1:-30}
-scratch=bench/build/static
-for product in tbrd otbr-sim; do
-  swift build -c release --static-swift-stdlib --scratch-path "$scratch" --product "$product" >/dev/null
-done
-# As make install links it: position-dependent (see docs/performance.md).
-swift build -c release --static-swift-stdlib --scratch-path "$scratch" --product tbrctl -Xlinker -no-pie >/dev/null
-bin=$(swift build -c release --static-swift-stdlib --scratch-path "$scratch" --show-bin-path)
+idle=${IDLE_SECONDS:-60}
+[[ $rounds =~ ^[0-9]+$ && $rounds -ge 1 && $idle =~ ^[0-9]+$ && $idle -ge 1 ]] ||
+  { echo "usage: [IDLE_SECONDS=N] bench/tbrd.sh [ROUNDS>=1]" >&2; exit 64; }
+source bench/products.sh
+bench_products installed tbrd otbr-sim tbrctl
 work=$(mktemp -d)
 pids=()
 cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; wait 2>/dev/null || true; rm -rf "$work"; }
@@ -93,10 +91,10 @@ printf '%-44s %10s  %s\n' "tbrctl epskc activate + deactivate (tbrd)" "$epskc_ms
 
 sleep 1
 rss1=$(rss_kib "$tbrd")
-c0=$(cpu_ticks "$tbrd"); sleep 60; c1=$(cpu_ticks "$tbrd")
+c0=$(cpu_ticks "$tbrd"); sleep "$idle"; c1=$(cpu_ticks "$tbrd")
 hz=$(getconf CLK_TCK)
 echo
-echo "tbrd idle with 1 router:   RSS $rss1 KiB; CPU over 60 s idle: $(awk -v t=$((c1 - c0)) -v hz="$hz" 'BEGIN { printf "%.2f s", t / hz }')"
+echo "tbrd idle with 1 router:   RSS $rss1 KiB; CPU over $idle s idle: $(awk -v t=$((c1 - c0)) -v hz="$hz" 'BEGIN { printf "%.2f s", t / hz }')"
 kill "$tbrd" "$sim"; wait "$tbrd" "$sim" 2>/dev/null || true
 
 start_sim 64

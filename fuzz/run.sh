@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Builds and runs one libFuzzer target.
 #   fuzz/run.sh TARGET SECONDS      TARGET: dataset | txt | matter | websocket | json
-# The target is compiled with `swiftc -sanitize=fuzzer,address` together with the MeshCoP,
-# MatterOnboarding, WebSocket and TBRFoundation sources (no SwiftPM), into fuzz/build/ (git-ignored). It runs on
+# The target is compiled with `swiftc -sanitize=fuzzer,address` together with the sources of the modules
+# it imports (no SwiftPM; scripts/swiftc-modules.sh), into fuzz/build/ (git-ignored). It runs on
 # a temporary copy of fuzz/corpus/TARGET, so the repository is not touched; a crashing input is saved
 # in fuzz/build/artifacts/TARGET/. Exits non-zero if the fuzzer finds a crash, leak or timeout.
 set -euo pipefail
@@ -21,30 +21,11 @@ esac
 [[ $seconds =~ ^[0-9]+$ ]] || usage
 
 cd "$(dirname "$0")/.."
-if ! command -v swiftc >/dev/null && [ -x /opt/swift/usr/bin/swiftc ]; then export PATH="/opt/swift/usr/bin:$PATH"; fi
-
 build=fuzz/build
-mkdir -p "$build"
-flags=(-sanitize=fuzzer,address -parse-as-library -O -g -swift-version 6
-       -enable-upcoming-feature ExistentialAny -enable-upcoming-feature InternalImportsByDefault
-       -package-name tbrd -I "$build" -I Sources/CLibCrypto -use-ld=lld)
-
-# Rebuilds a module when one of its sources (or this script) is newer than its object.
-module() {
-  local name=$1; shift
-  local object=$build/$name.o
-  if [ -f "$object" ] && [ -z "$(find "$@" fuzz/run.sh -newer "$object" 2>/dev/null | head -1)" ]; then return; fi
-  echo "fuzz: compiling $name" >&2
-  swiftc "${flags[@]}" -wmo -module-name "$name" -emit-module -emit-module-path "$build/$name.swiftmodule" \
-    -c "$@" -o "$object"
-}
-module TBRFoundation Sources/TBRFoundation/*.swift
-module MeshCoP Sources/MeshCoP/*.swift
-module MatterOnboarding Sources/MatterOnboarding/*.swift
-module WebSocket Sources/WebSocket/*.swift
-# The fuzz target itself: relinked every run (it is one small file).
-swiftc "${flags[@]}" "$source" "$build/TBRFoundation.o" "$build/MeshCoP.o" "$build/MatterOnboarding.o" "$build/WebSocket.o" \
-  -lcrypto -o "$build/$target-fuzzer"
+source scripts/swiftc-modules.sh
+swiftc_init "$build" -sanitize=fuzzer,address -O -g -use-ld=lld
+# The modules the target imports are compiled when stale; the target itself is relinked every run.
+swiftc_program "$build/$target-fuzzer" "$source"
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/tbrd-fuzz-$target.XXXXXX")
 trap 'rm -rf "$work"' EXIT
