@@ -77,3 +77,53 @@ import Testing
         }
     }
 }
+
+/// The same sharing with matter-sim, where the other controller really commissions devices of its own
+/// (the real server cannot without hardware): its commissioning runs between tbrd's, its node comes
+/// first, and tbrd reports and records only the node its own command's answer names.
+@Suite(.serialized) struct SharedMatterSimTests {
+    @Test func anotherControllersCommissioningBetweenTbrdsIsNeverTakenForTbrds() async throws {
+        try await withDaemon { env throws in
+            let rig = try await CommissioningRig.start(
+                env,
+                matterSim: [
+                    "--bluetooth", "--step-ms", "50",
+                    "--device", "discriminator=100 passcode=20202021 vendor-id=0xFFF1 product-id=0x8001",
+                    "--device", "discriminator=900 passcode=20202021 vendor-id=0xFFF4 product-id=0x9009 delay-ms=300",
+                ])
+            let sim = try #require(rig.matterSim)
+            let other = try await MatterController.connect(sim.url)
+            // The other controller starts first (its device is slow); tbrd's command waits behind it.
+            try await other.command("set_thread_dataset", #"{"dataset": "00"}"#)
+            async let theirs = other.command(
+                "commission_with_code", #"{"code": "\#(CommissioningRig.code(discriminator: 900, vendor: 0xFFF4, product: 0x9009))"}"#)
+            let session = try await rig.prepare()
+            let ours = try await rig.commission(session, CommissioningRig.code(discriminator: 100))
+            let signals = try await rig.waitForEnd(session, ours)
+            let theirNode = try #require(try JSONSerialization.jsonObject(with: Data(try await theirs.utf8)) as? [String: Any])["node_id"]
+                as? Int
+            #expect(signals.map(\.stage).suffix(3) == ["nodeAdded", "interviewed", "complete"])
+            let ourNode = try #require(signals.last.flatMap { try? $0.detail["nodeId"]?.decode(as: UInt64.self) })
+            #expect(ourNode != UInt64(theirNode ?? 0), "tbrd's node is the one its answer named, not the one added first")
+            #expect(try await rig.structure.property("MatterNodes", as: [MatterNodeRow].self).map(\.nodeId) == [ourNode])
+            #expect(try await rig.complete(session).map(\.outcome) == ["complete"])
+            // Theirs is listed as unclaimed, and still on the server.
+            let unclaimed = try await env.manager.call("UnclaimedMatterNodes", timeout: .seconds(30))[0].decode(as: [UnclaimedMatterNodeRow].self)
+            #expect(unclaimed.map(\.nodeId) == [UInt64(theirNode ?? 0)] && unclaimed.first?.vendorId == 0xFFF4)
+            #expect(try await other.nodeIDs() == [UInt64(theirNode ?? 0), ourNode].sorted())
+            await other.close()
+            env.secrets.append("20202021")
+        }
+    }
+
+    /// A server older than the schema tbrd speaks is refused by name and version.
+    @Test func aServerOlderThanSchema11IsRefusedByNameAndVersion() async throws {
+        try await withDaemon { env throws in
+            let rig = try await CommissioningRig.start(env, matterSim: ["--schema-version", "10"])
+            let refused = await CommissioningRig.failure { _ = try await rig.prepare() }
+            #expect(refused?.name == "io.tbrd.Error.Unavailable", "\(String(describing: refused))")
+            #expect(refused?.message.contains("speaks schema 10") == true, "\(String(describing: refused))")
+            #expect(refused?.message.contains("older than the schema 11 tbrd speaks: upgrade python-matter-server") == true)
+        }
+    }
+}
