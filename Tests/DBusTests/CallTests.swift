@@ -1,6 +1,52 @@
 import DBus
+import TBRFoundation
 import TBRTestKit
 import Testing
+
+/// Calls the test holds open on the server side: `Hold` starts, says so, and answers only when the
+/// test releases it, so a test can act while a call is surely in flight and prove that the client did
+/// not wait for the answer, without sleeping.
+final class HeldCalls: Sendable {
+    private struct State {
+        var started = 0
+        var released = false
+        var waiting: [CheckedContinuation<Void, Never>] = []
+    }
+    private let state = Locked(State())
+
+    /// How many `Hold` calls have started.
+    var started: Int { state.withLock { $0.started } }
+    /// Whether the test let them answer.
+    var isReleased: Bool { state.withLock { $0.released } }
+
+    /// Lets every held call (and every later one) answer.
+    func release() {
+        let waiting = state.withLock { s -> [CheckedContinuation<Void, Never>] in
+            s.released = true
+            defer { s.waiting = [] }
+            return s.waiting
+        }
+        for c in waiting { c.resume() }
+    }
+
+    fileprivate func hold() async {
+        await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
+            let now = state.withLock { s -> Bool in
+                s.started += 1
+                if s.released { return true }
+                s.waiting.append(c)
+                return false
+            }
+            if now { c.resume() }
+        }
+    }
+
+    /// `Hold() → (b answered)`.
+    var method: Method { Method("Hold", outputs: [Argument("answered", .boolean)]) { [self] _ in
+        await hold()
+        return [.bool(true)]
+    } }
+}
 
 @Suite struct CallTests {
     static let failing: Interface = Interface(Pair.interface, methods: [
@@ -11,11 +57,6 @@ import Testing
         Method("Crash") { _ in
             struct Oops: Error, CustomStringConvertible { var description: String { "something broke" } }
             throw Oops()
-        },
-        Method("Sleep", inputs: [Argument("ms", .uint32)], outputs: [Argument("slept", .boolean)]) { call in
-            let ms: UInt32 = try call.argument(0)
-            try await Task.sleep(for: .milliseconds(Int(ms)))
-            return [.bool(true)]
         },
         Method("Add", inputs: [Argument("a", .int32), Argument("b", .int32)], outputs: [Argument("sum", .int32)]) { call in
             let a: Int32 = try call.argument(0)
@@ -51,31 +92,40 @@ import Testing
         }
     }
 
+    /// `failing` with the test's held calls.
+    static func interfaces(_ held: HeldCalls) -> [Interface] {
+        [Interface(Pair.interface, methods: failing.methods + [held.method])]
+    }
+
     @Test func timeoutGivesNoReplyAndLateReplyIsIgnored() async throws {
-        try await withPair([Self.failing]) { pair in
+        let held = HeldCalls()
+        try await withPair(Self.interfaces(held)) { pair in
             let start = ContinuousClock.now
             await #expect {
-                try await pair.remote.call("Sleep", [.uint32(1500)], timeout: .milliseconds(200))
+                try await pair.remote.call("Hold", timeout: .milliseconds(200))
             } throws: { error in
                 (error as? DBusError)?.name == .noReply
             }
-            let waited = ContinuousClock.now - start
-            #expect(waited >= .milliseconds(200) && waited < .milliseconds(1400))
-            try await Task.sleep(for: .milliseconds(1500))  // the late reply arrives and must be dropped
+            #expect(ContinuousClock.now - start >= .milliseconds(200))
+            #expect(!held.isReleased, "the call ended on its timeout, not on an answer")
+            // The late answer: the server answers in the order calls arrived, so it reaches the client
+            // before the answer to the next call, which must be that call's own.
+            held.release()
             let r2 = try await pair.remote.call("Add", [.int32(2), .int32(3)])
             #expect(r2 == [.int32(5)])
         }
     }
 
     @Test func cancellingTheTaskCancelsTheCall() async throws {
-        try await withPair([Self.failing]) { pair in
+        let held = HeldCalls()
+        try await withPair(Self.interfaces(held)) { pair in
             let remote = pair.remote
-            let task = Task { try await remote.call("Sleep", [.uint32(5000)]) }
-            try await Task.sleep(for: .milliseconds(100))
-            let start = ContinuousClock.now
+            let task = Task { try await remote.call("Hold") }
+            try await eventually("the call is in the server's hands") { held.started == 1 }
             task.cancel()
             await #expect(throws: CancellationError.self) { try await task.value }
-            #expect(ContinuousClock.now - start < .seconds(1))
+            #expect(!held.isReleased, "cancelled without waiting for the answer")
+            held.release()
         }
     }
 
@@ -96,18 +146,19 @@ import Testing
     }
 
     @Test func peerVanishingMidCallFailsTheCallWithoutHanging() async throws {
-        try await withPair([Self.failing]) { pair in
+        let held = HeldCalls()
+        try await withPair(Self.interfaces(held)) { pair in
             let remote = pair.remote
-            let task = Task { try await remote.call("Sleep", [.uint32(10_000)]) }
-            try await Task.sleep(for: .milliseconds(200))
+            let task = Task { try await remote.call("Hold", timeout: .seconds(3600)) }
+            try await eventually("the call is in the server's hands") { held.started == 1 }
             await pair.server.close()
-            let start = ContinuousClock.now
             await #expect {
                 try await task.value
             } throws: { error in
                 (error as? DBusError)?.name == .noReply
             }
-            #expect(ContinuousClock.now - start < .seconds(2))
+            #expect(!held.isReleased, "failed when the peer left, not at the call's timeout")
+            held.release()
             // The client connection survives and keeps working.
             let r3 = try await pair.client.listNames()
             #expect(r3.contains(pair.client.uniqueName))
@@ -115,10 +166,11 @@ import Testing
     }
 
     @Test func closingTheConnectionFailsOutstandingCalls() async throws {
-        try await withPair([Self.failing]) { pair in
+        let held = HeldCalls()
+        try await withPair(Self.interfaces(held)) { pair in
             let remote = pair.remote
-            let task = Task { try await remote.call("Sleep", [.uint32(10_000)]) }
-            try await Task.sleep(for: .milliseconds(100))
+            let task = Task { try await remote.call("Hold") }
+            try await eventually("the call is in the server's hands") { held.started == 1 }
             await pair.client.close()
             await #expect {
                 try await task.value
@@ -126,6 +178,7 @@ import Testing
                 (error as? DBusError)?.name == .disconnected
             }
             await #expect(throws: DBusError.self) { try await remote.call("Add", [.int32(1), .int32(1)]) }
+            held.release()
         }
     }
 

@@ -155,19 +155,12 @@ final class Recorder<Element: Sendable>: Sendable {
     func wait(for count: Int, timeout: Duration = .seconds(20), sourceLocation: SourceLocation = #_sourceLocation) async throws
         -> [Element]
     {
-        let deadline = ContinuousClock.now.advanced(by: timeout)
-        while ContinuousClock.now < deadline {
-            let got = elements
-            if got.count >= count { return got }
-            try await Task.sleep(for: .milliseconds(10))
+        do {
+            try await eventually("\(count) elements arrive", timeout: timeout) { self.elements.count >= count }
+        } catch {
+            Issue.record("timed out waiting for \(count) elements; got \(elements.count)", sourceLocation: sourceLocation)
+            throw error
         }
-        Issue.record("timed out waiting for \(count) elements; got \(elements.count)", sourceLocation: sourceLocation)
-        throw TestKitError("timed out waiting for \(count) elements")
-    }
-
-    /// Waits `quiet` and returns everything: for "nothing more came" checks.
-    func settle(_ quiet: Duration = .milliseconds(600)) async throws -> [Element] {
-        try await Task.sleep(for: quiet)
         return elements
     }
 }

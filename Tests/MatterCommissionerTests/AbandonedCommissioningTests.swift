@@ -1,5 +1,5 @@
 import Foundation
-import MatterCommissioner
+@testable import MatterCommissioner
 import MatterOnboarding
 import Synchronization
 import TBRFoundation
@@ -103,7 +103,7 @@ import WebSocket
         let commissioner = MatterServerCommissioner(url: try WebSocketURL("ws://127.0.0.1:\(port)/ws"), connectTimeout: .seconds(10))
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { try await commissioner.checkAvailable(timeout: .seconds(20)) }
-            try await Task.sleep(for: .milliseconds(200))
+            try await eventually("the call waits for a connection") { await !commissioner.connectWaiters.isEmpty }
             group.addTask { await commissioner.run() }
             try await group.next()
             group.cancelAll()

@@ -108,7 +108,7 @@ import WebSocket
                     }
                 }()
                 // The server is busy looking for the device; kill it.
-                try await Task.sleep(for: .milliseconds(500))
+                try await eventually("the server commissions", timeout: .seconds(20)) { server.log.contains("Starting Matter commissioning with code") }
                 await server.kill()
                 let error = try #require(await inFlight)
                 #expect(error.kind == .connectionLost)

@@ -1,6 +1,6 @@
 import DBus
 import MeshCoP
-import OTBRSimulator
+@testable import OTBRSimulator
 import OpenThreadBR
 import TBRFoundation
 import TBRTestKit
@@ -107,7 +107,7 @@ import Testing
             try await eventually("leader") { try await env.client.deviceRole() == .leader }
             let start = ContinuousClock.now
             async let disabling: Void = env.client.setThreadEnabled(false)
-            try await Task.sleep(for: .milliseconds(40))
+            try await eventually("the graceful detach runs") { await env.agent.runtime.detaching }
             #expect(await otError { try await env.client.setThreadEnabled(true) } == .busy)
             try await disabling
             #expect(ContinuousClock.now - start >= .milliseconds(150))

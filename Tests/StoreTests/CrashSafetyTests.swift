@@ -40,16 +40,18 @@ struct CrashSafetyTests {
             try Data(Self.writerScript(transactions: 100_000).utf8).write(to: scriptURL)
             let writer = try TestProcess(sqlite3, ["-batch", f.path], directory: f.directory, stdinPath: scriptURL.path)
 
-            // Wait until the writer is committing (the WAL grows), then let it run a little longer.
-            let deadline = ContinuousClock.now.advanced(by: .seconds(20))
-            while (try? FileManager.default.attributesOfItem(atPath: f.path + "-wal")[.size] as? Int).flatMap({ $0 }) ?? 0 < 64 * 1024 {
-                guard writer.isRunning, ContinuousClock.now < deadline else {
-                    Issue.record("sqlite3 is not writing: \(writer.stderr)")
-                    return
+            // Wait until the writer has committed well past its first pages (the WAL has grown to 256 KiB),
+            // so that the kill lands in the middle of its stream of transactions.
+            func walSize() -> Int { (try? FileManager.default.attributesOfItem(atPath: f.path + "-wal")[.size] as? Int).flatMap { $0 } ?? 0 }
+            do {
+                try await eventually("sqlite3 is writing", timeout: .seconds(20)) {
+                    guard writer.isRunning else { throw TestKitError("sqlite3 is not writing: \(writer.stderr)") }
+                    return walSize() >= 256 * 1024
                 }
-                try await Task.sleep(for: .milliseconds(2))
+            } catch {
+                Issue.record("\(error)")
+                return
             }
-            try await Task.sleep(for: .milliseconds(200))
             #expect(writer.isRunning, "sqlite3 finished before it was killed; give it more transactions")
             let status = await writer.terminate(signal: SIGKILL)
             #expect(status == 128 + SIGKILL, "\(writer.stderr)")

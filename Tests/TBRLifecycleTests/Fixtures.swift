@@ -38,13 +38,9 @@ final class Recorder: Sendable {
     /// How many times `entry` was recorded.
     func count(_ entry: String) -> Int { log.filter { $0 == entry }.count }
 
-    /// Waits (polling) until `entry` has been recorded.
+    /// Waits until `entry` has been recorded.
     func waitFor(_ entry: String, timeout: Duration = .seconds(10)) async throws {
-        let deadline = ContinuousClock.now.advanced(by: timeout)
-        while !log.contains(entry) {
-            guard ContinuousClock.now < deadline else { throw TestKitError("\"\(entry)\" never happened; log: \(log)") }
-            try await Task.sleep(for: .milliseconds(1))
-        }
+        try await eventually("\"\(entry)\" happens (log: \(log))", timeout: timeout) { self.log.contains(entry) }
     }
 }
 
@@ -74,7 +70,8 @@ struct DrainingService: Service {
         recorder.record("\(name) started")
         if ignoresShutdown {
             await withGracefulShutdownHandler {
-                while !Task.isCancelled { try? await Task.sleep(for: .milliseconds(5)) }
+                // Until cancelled (the sleep ends at once then).
+                try? await Task.sleep(for: .seconds(3600))
             } onGracefulShutdown: {
                 recorder.record("\(name) ignored the shutdown")
             }
@@ -83,32 +80,32 @@ struct DrainingService: Service {
         }
         try await gracefulShutdown()
         if Task.isShuttingDownGracefully { recorder.record("\(name) saw the shutdown") }
-        try await Task.sleep(for: .milliseconds(20))  // finishing its work
+        await Task.yield()  // finishing its work: the group waits for it, however long it takes
         recorder.record("\(name) drained")
     }
 }
 
-/// Throws `error` after `delay`.
+/// Throws once `after` has been recorded (another service has started).
 struct FailingService: Service {
     struct Failure: Error, Equatable { let message: String }
-    let delay: Duration
+    let after: String
     let recorder: Recorder
 
     func run() async throws {
         recorder.record("failing started")
-        try await Task.sleep(for: delay)
+        try await recorder.waitFor(after)
         throw Failure(message: "boom")
     }
 }
 
-/// Returns after `delay`.
+/// Returns once `after` has been recorded (another service has started).
 struct ReturningService: Service {
-    let delay: Duration
+    let after: String
     let recorder: Recorder
 
     func run() async throws {
         recorder.record("returning started")
-        try await Task.sleep(for: delay)
+        try await recorder.waitFor(after)
         recorder.record("returning returned")
     }
 }

@@ -39,7 +39,7 @@ struct ServiceGroupTests {
         let recorder = Recorder()
         let group = group(
             [ServiceConfiguration(SleepingService(name: "a", recorder: recorder)),
-             ServiceConfiguration(FailingService(delay: .milliseconds(20), recorder: recorder))],
+             ServiceConfiguration(FailingService(after: "a started", recorder: recorder))],
             signals: ManualSignalSource())
         await #expect(throws: FailingService.Failure(message: "boom")) {
             try await withTimeout { try await group.run() }
@@ -50,7 +50,7 @@ struct ServiceGroupTests {
     @Test("a service that returns early ends the group, as its behaviour says")
     func earlyReturn() async throws {
         let recorder = Recorder()
-        let service = ReturningService(delay: .milliseconds(10), recorder: recorder)
+        let service = ReturningService(after: "a started", recorder: recorder)
         let sleeper = SleepingService(name: "a", recorder: recorder)
 
         let cancelling = group([ServiceConfiguration(sleeper), ServiceConfiguration(service)], signals: ManualSignalSource())
@@ -72,13 +72,14 @@ struct ServiceGroupTests {
         let cancelled = recorder.count("a cancelled")
         try await withTimeout {
             async let run: Void = ignoring.run()
-            while recorder.count("returning returned") == returned { try await Task.sleep(for: .milliseconds(1)) }
-            try await Task.sleep(for: .milliseconds(20))
-            #expect(recorder.count("a cancelled") == cancelled, "the other service keeps running")
+            try await eventually("r returned") { recorder.count("returning returned") > returned }
+            // The other service keeps running: it is cancelled by the signal, not by r returning.
+            recorder.record("test sends SIGINT")
             signals.send(.sigint)
             try await run
         }
         #expect(recorder.count("a cancelled") == cancelled + 1)
+        #expect(recorder.log.suffix(2) == ["test sends SIGINT", "a cancelled"], "a was cancelled only after the signal")
     }
 
     @Test("SIGHUP calls the reload hook and stops nothing")
