@@ -19,10 +19,10 @@ SWIFT_FLAGS  ?=
 FUZZ_SECONDS ?= 300
 
 # Every Debian package the project uses: C libraries for the build, real daemons and tools for the tests.
-DEB_PACKAGES = pkg-config libdbus-1-dev libavahi-client-dev libssl-dev libsqlite3-dev \
+DEB_PACKAGES = pkg-config libdbus-1-dev libavahi-client-dev libssl-dev libsqlite3-dev libcurl4-openssl-dev \
                dbus-daemon dbus-bin systemd avahi-daemon avahi-utils nftables iproute2 iputils-ping \
                python3 python3-venv python3-dbus python3-gi util-linux procps sqlite3 \
-               libnl-route-3-200 libglib2.0-0
+               libnl-route-3-200 libglib2.0-0 openssl
 # And what the benchmarks need besides: a C compiler for bench/dbus-raw.c (libnl-route-3-200, which the
 # CHIP SDK's library links, is in DEB_PACKAGES already: the tests run python-matter-server).
 BENCH_PACKAGES = gcc

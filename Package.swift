@@ -45,6 +45,7 @@ let package = Package(
         .systemLibrary(
             name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CCurl", path: "Sources/CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         // No pkgConfig here: avahi-client.pc adds -D_REENTRANT, which SwiftPM refuses with a warning on
         // every build. Its headers are in /usr/include and the module map links both libraries.
         .systemLibrary(
@@ -60,6 +61,8 @@ let package = Package(
         .target(name: "Store", dependencies: ["CSQLite", "TBRFoundation"], swiftSettings: strict),
         .target(name: "MDNS", dependencies: ["CAvahiClient", "TBRFoundation"], swiftSettings: strict),
         .target(name: "Firewall", dependencies: ["TBRFoundation"], swiftSettings: strict),
+        // HTTP requests through libcurl, for the REST clients of otbr-agents on other hosts.
+        .target(name: "HTTP", dependencies: ["CCurl", "TBRFoundation"], swiftSettings: strict),
         // RFC 6455 of our own over TCP, client and server (Foundation's WebSocket needs a libcurl built with it).
         .target(name: "WebSocket", dependencies: ["MeshCoP", "TBRFoundation"], swiftSettings: strict),
 
@@ -142,6 +145,7 @@ let package = Package(
             name: "MatterCommissionerTests",
             dependencies: ["MatterCommissioner", "MatterOnboarding", "MeshCoP", "WebSocket", "TBRFoundation", "TBRTestKit"],
             swiftSettings: strict),
+        .testTarget(name: "HTTPTests", dependencies: ["HTTP", "TBRTestKit"], swiftSettings: strict),
         .testTarget(name: "WebSocketTests", dependencies: ["WebSocket", "TBRFoundation", "TBRTestKit"], swiftSettings: strict),
         .testTarget(
             name: "MatterSimulatorTests",

@@ -1,0 +1,138 @@
+internal import CCurl
+import Synchronization
+
+/// One transfer with libcurl's easy interface, run to its end on the calling thread (the client runs it
+/// on a Dispatch queue of its own, never on Swift's cooperative pool). One owner per handle: the handle
+/// and its header list are freed when the transfer is.
+final class CurlTransfer {
+    private let handle: UnsafeMutableRawPointer
+    private var headers: UnsafeMutablePointer<curl_slist>?
+    /// What the server sent so far, and whether it passed the bound.
+    private(set) var body: [UInt8] = []
+    private(set) var contentType: String?
+    private(set) var overflowed = false
+    let maximumBytes: Int
+    /// Set from another thread to stop the transfer at libcurl's next progress callback.
+    let cancelled = Atomic<Bool>(false)
+
+    /// libcurl's process-wide set-up, once (thread-safe since libcurl 7.84; Debian 12 has 7.88).
+    private static let initialised: Bool = curl_global_init(Int(CURL_GLOBAL_DEFAULT)) == CURLE_OK
+
+    /// A transfer of `request` bounded by `timeout` and `maximumBytes`; nil when libcurl cannot make a handle.
+    init?(_ request: HTTPRequest, timeout: Duration, maximumBytes: Int) {
+        guard Self.initialised, let handle = curl_easy_init() else { return nil }
+        self.handle = handle
+        self.maximumBytes = maximumBytes
+        configure(request, timeout: timeout)
+    }
+
+    deinit {
+        curl_easy_cleanup(handle)
+        curl_slist_free_all(headers)
+    }
+
+    private func configure(_ request: HTTPRequest, timeout: Duration) {
+        tbrd_curl_set_string(handle, CURLOPT_URL, request.url.description)
+        // http and https only, no redirects, no proxies from the environment, no signals (threads).
+        tbrd_curl_set_string(handle, CURLOPT_PROTOCOLS_STR, "http,https")
+        tbrd_curl_set_long(handle, CURLOPT_FOLLOWLOCATION, 0)
+        tbrd_curl_set_string(handle, CURLOPT_PROXY, "")
+        tbrd_curl_set_long(handle, CURLOPT_NOSIGNAL, 1)
+        // https verifies the peer's certificate and name (libcurl's defaults, stated).
+        tbrd_curl_set_long(handle, CURLOPT_SSL_VERIFYPEER, 1)
+        tbrd_curl_set_long(handle, CURLOPT_SSL_VERIFYHOST, 2)
+        let ms = Int(timeout.components.seconds) * 1000 + Int(timeout.components.attoseconds / 1_000_000_000_000_000)
+        tbrd_curl_set_long(handle, CURLOPT_TIMEOUT_MS, max(1, ms))
+        tbrd_curl_set_long(handle, CURLOPT_CONNECTTIMEOUT_MS, max(1, ms))
+        tbrd_curl_set_string(handle, CURLOPT_CUSTOMREQUEST, request.method)
+        if request.method == "GET" { tbrd_curl_set_long(handle, CURLOPT_HTTPGET, 1) }
+        if let body = request.body {
+            // libcurl copies the bytes (COPYPOSTFIELDS); an empty body still needs a valid pointer.
+            let bytes = body.isEmpty ? [0] : body
+            bytes.withUnsafeBufferPointer { buffer in
+                buffer.withMemoryRebound(to: CChar.self) { _ = tbrd_curl_set_body(handle, $0.baseAddress, body.count) }
+            }
+        }
+        for (name, value) in request.headers { headers = curl_slist_append(headers, "\(name): \(value)") }
+        // No "Expect: 100-continue" round trip for a body.
+        headers = curl_slist_append(headers, "Expect:")
+        tbrd_curl_set_slist(handle, CURLOPT_HTTPHEADER, headers)
+        let context = Unmanaged.passUnretained(self).toOpaque()
+        tbrd_curl_set_data_callback(handle, CURLOPT_WRITEFUNCTION) { data, size, count, context in
+            let transfer = Unmanaged<CurlTransfer>.fromOpaque(context!).takeUnretainedValue()
+            return transfer.received(data, size * count)
+        }
+        tbrd_curl_set_pointer(handle, CURLOPT_WRITEDATA, context)
+        tbrd_curl_set_data_callback(handle, CURLOPT_HEADERFUNCTION) { data, size, count, context in
+            let transfer = Unmanaged<CurlTransfer>.fromOpaque(context!).takeUnretainedValue()
+            transfer.header(data, size * count)
+            return size * count
+        }
+        tbrd_curl_set_pointer(handle, CURLOPT_HEADERDATA, context)
+        tbrd_curl_set_long(handle, CURLOPT_NOPROGRESS, 0)
+        tbrd_curl_set_progress_callback(handle) { context, _, _, _, _ in
+            let transfer = Unmanaged<CurlTransfer>.fromOpaque(context!).takeUnretainedValue()
+            return transfer.cancelled.load(ordering: .relaxed) ? 1 : 0
+        }
+        tbrd_curl_set_pointer(handle, CURLOPT_XFERINFODATA, context)
+    }
+
+    private func received(_ data: UnsafeMutablePointer<CChar>?, _ count: Int) -> Int {
+        guard let data, count > 0 else { return 0 }
+        guard body.count + count <= maximumBytes else {
+            overflowed = true
+            return 0  // libcurl stops with CURLE_WRITE_ERROR
+        }
+        data.withMemoryRebound(to: UInt8.self, capacity: count) { body.append(contentsOf: UnsafeBufferPointer(start: $0, count: count)) }
+        return count
+    }
+
+    private func header(_ data: UnsafeMutablePointer<CChar>?, _ count: Int) {
+        guard let data, count > 0 else { return }
+        let line = data.withMemoryRebound(to: UInt8.self, capacity: count) { String(decoding: UnsafeBufferPointer(start: $0, count: count), as: UTF8.self) }
+        // A new response (after 100 Continue, say) starts its headers afresh.
+        if line.hasPrefix("HTTP/") { contentType = nil }
+        guard let colon = line.firstIndex(of: ":"), line[..<colon].lowercased() == "content-type" else { return }
+        let value = line[line.index(after: colon)...].split(separator: ";").first.map(String.init) ?? ""
+        contentType = value.trimmingCharacters(in: " \t\r\n").lowercased()
+    }
+
+    /// Runs the transfer to its end.
+    /// - Returns: the status code, or the failure in words for ``HTTPClient``.
+    func perform() -> Result<Int, CurlFailure> {
+        let code = curl_easy_perform(handle)
+        guard code == CURLE_OK else { return .failure(CurlFailure(code: Int(code.rawValue), message: String(cString: curl_easy_strerror(code)))) }
+        var status = 0
+        tbrd_curl_response_code(handle, &status)
+        return .success(status)
+    }
+
+    /// libcurl's error: its `CURLcode` and sentence.
+    struct CurlFailure: Error {
+        let code: Int
+        let message: String
+
+        /// The kind of ``HTTPError`` this is (see curl's libcurl-errors(3)).
+        var kind: HTTPError.Kind {
+            switch code {
+            case Int(CURLE_OPERATION_TIMEDOUT.rawValue): .timedOut
+            case Int(CURLE_COULDNT_RESOLVE_HOST.rawValue), Int(CURLE_COULDNT_CONNECT.rawValue), Int(CURLE_COULDNT_RESOLVE_PROXY.rawValue):
+                .unreachable
+            case Int(CURLE_ABORTED_BY_CALLBACK.rawValue): .cancelled
+            case Int(CURLE_PEER_FAILED_VERIFICATION.rawValue), Int(CURLE_SSL_CONNECT_ERROR.rawValue), Int(CURLE_SSL_CERTPROBLEM.rawValue),
+                Int(CURLE_SSL_CACERT_BADFILE.rawValue):
+                .tls
+            default: .protocolViolation
+            }
+        }
+    }
+}
+
+extension String {
+    fileprivate func trimmingCharacters(in set: String) -> String {
+        var s = Substring(self)
+        while let f = s.first, set.contains(f) { s.removeFirst() }
+        while let l = s.last, set.contains(l) { s.removeLast() }
+        return String(s)
+    }
+}

@@ -1,0 +1,69 @@
+import Dispatch
+import TBRFoundation
+
+/// HTTP/1.1 requests through libcurl, for tbrd's REST clients: `http` and `https` only, certificates
+/// verified, no redirects followed, no proxy taken from the environment, a bound on each response's size
+/// and a time limit on each request. Each transfer runs on a Dispatch queue of the client's own (libcurl's
+/// easy interface blocks), so no thread of Swift's cooperative pool ever waits on the network; a
+/// cancelled caller stops its transfer at libcurl's next progress callback.
+public struct HTTPClient: Sendable {
+    /// The longest response body accepted (default 1 MiB); a longer one fails with `tooLarge`.
+    public let maximumResponseBytes: Int
+    /// How long one request may take, connecting included (default 5 s).
+    public let timeout: Duration
+    private let queue: DispatchQueue
+
+    /// A client with these bounds.
+    public init(timeout: Duration = .seconds(5), maximumResponseBytes: Int = 1 << 20) {
+        self.timeout = timeout
+        self.maximumResponseBytes = maximumResponseBytes
+        self.queue = DispatchQueue(label: "tbrd.http", attributes: .concurrent)
+    }
+
+    /// Sends `request` and returns the response, whatever its status.
+    /// - Throws: ``HTTPError`` when no complete response came: `unreachable`, `timedOut`, `tooLarge`,
+    ///   `tls`, `protocolViolation`, `cancelled`.
+    public func send(_ request: HTTPRequest) async throws(HTTPError) -> HTTPResponse {
+        let url = request.url
+        guard let transfer = CurlTransfer(request, timeout: timeout, maximumBytes: maximumResponseBytes) else {
+            throw HTTPError(.protocolViolation, "\(request.method) \(url): libcurl could not start a transfer")
+        }
+        let box = TransferBox(transfer)
+        let outcome: Result<HTTPResponse, HTTPError> = await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                queue.async {
+                    continuation.resume(returning: Self.finish(box.transfer, request, bound: maximumResponseBytes))
+                }
+            }
+        } onCancel: {
+            box.transfer.cancelled.store(true, ordering: .relaxed)
+        }
+        return try outcome.get()
+    }
+
+    private static func finish(_ transfer: CurlTransfer, _ request: HTTPRequest, bound: Int) -> Result<HTTPResponse, HTTPError> {
+        let what = "\(request.method) \(request.url)"
+        switch transfer.perform() {
+        case .success(let status):
+            return .success(HTTPResponse(status: status, contentType: transfer.contentType, body: transfer.body))
+        case .failure(let failure):
+            if transfer.overflowed {
+                return .failure(HTTPError(.tooLarge, "\(what): the answer is longer than the \(bound) bytes accepted"))
+            }
+            switch failure.kind {
+            case .timedOut: return .failure(HTTPError(.timedOut, "\(what): no complete answer in time (\(failure.message))"))
+            case .unreachable: return .failure(HTTPError(.unreachable, "\(what): nothing answers (\(failure.message))"))
+            case .cancelled: return .failure(HTTPError(.cancelled, "\(what) was cancelled"))
+            case .tls: return .failure(HTTPError(.tls, "\(what): TLS failed (\(failure.message))"))
+            default: return .failure(HTTPError(.protocolViolation, "\(what): \(failure.message)"))
+            }
+        }
+    }
+}
+
+/// A transfer handed to the client's queue and to the cancellation handler: one thread performs it while
+/// the other may only set its atomic `cancelled` flag.
+private final class TransferBox: @unchecked Sendable {
+    let transfer: CurlTransfer
+    init(_ transfer: CurlTransfer) { self.transfer = transfer }
+}
