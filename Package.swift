@@ -69,6 +69,8 @@ let package = Package(
         // MARK: domain
         .target(name: "MeshCoP", dependencies: ["TBRFoundation", "CLibCrypto"], swiftSettings: strict),
         .target(name: "OpenThreadBR", dependencies: ["DBus", "MeshCoP", "TBRFoundation"], swiftSettings: strict),
+        // otbr-agent's REST API, for border routers on other hosts (issue 21).
+        .target(name: "OpenThreadREST", dependencies: ["HTTP", "OpenThreadBR", "MeshCoP", "TBRFoundation"], swiftSettings: strict),
         .target(name: "TBRDBusAPI", dependencies: ["DBus"], swiftSettings: strict),
         .target(name: "DeviceModel", dependencies: ["MeshCoP", "TBRFoundation"], swiftSettings: strict),
         // Pure: parses and generates Matter onboarding payloads; MeshCoP lends it Verhoeff and Secrets.
@@ -146,6 +148,9 @@ let package = Package(
             dependencies: ["MatterCommissioner", "MatterOnboarding", "MeshCoP", "WebSocket", "TBRFoundation", "TBRTestKit"],
             swiftSettings: strict),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "TBRTestKit"], swiftSettings: strict),
+        .testTarget(
+            name: "OpenThreadRESTTests", dependencies: ["OpenThreadREST", "HTTP", "OpenThreadBR", "MeshCoP", "TBRTestKit"],
+            swiftSettings: strict),
         .testTarget(name: "WebSocketTests", dependencies: ["WebSocket", "TBRFoundation", "TBRTestKit"], swiftSettings: strict),
         .testTarget(
             name: "MatterSimulatorTests",

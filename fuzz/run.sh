@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # Builds and runs one libFuzzer target.
-#   fuzz/run.sh TARGET SECONDS      TARGET: dataset | txt | matter | websocket | json
+#   fuzz/run.sh TARGET SECONDS      TARGET: dataset | txt | matter | websocket | json | rest
 # The target is compiled with `swiftc -sanitize=fuzzer,address` together with the sources of the modules
 # it imports (no SwiftPM; scripts/swiftc-modules.sh), into fuzz/build/ (git-ignored). It runs on
 # a temporary copy of fuzz/corpus/TARGET, so the repository is not touched; a crashing input is saved
 # in fuzz/build/artifacts/TARGET/. Exits non-zero if the fuzzer finds a crash, leak or timeout.
 set -euo pipefail
 
-usage() { echo "usage: fuzz/run.sh dataset|txt|matter|websocket|json SECONDS" >&2; exit 64; }
+usage() { echo "usage: fuzz/run.sh dataset|txt|matter|websocket|json|rest SECONDS" >&2; exit 64; }
 [ $# -eq 2 ] || usage
 target=$1 seconds=$2
 case $target in
@@ -16,6 +16,8 @@ case $target in
   matter) source=fuzz/MatterFuzz.swift ;;
   websocket) source=fuzz/WebSocketFuzz.swift ;;
   json) source=fuzz/JSONFuzz.swift ;;
+  # The REST decoders are compiled with the target itself: their module also holds the HTTP client.
+  rest) source="fuzz/RESTFuzz.swift Sources/OpenThreadREST/RESTDecoding.swift Sources/OpenThreadREST/RESTValues.swift" ;;
   *) usage ;;
 esac
 [[ $seconds =~ ^[0-9]+$ ]] || usage
@@ -25,7 +27,8 @@ build=fuzz/build
 source scripts/swiftc-modules.sh
 swiftc_init "$build" -sanitize=fuzzer,address -O -g -use-ld=lld
 # The modules the target imports are compiled when stale; the target itself is relinked every run.
-swiftc_program "$build/$target-fuzzer" "$source"
+# shellcheck disable=SC2086 # $source may name several files
+swiftc_program "$build/$target-fuzzer" $source
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/tbrd-fuzz-$target.XXXXXX")
 trap 'rm -rf "$work"' EXIT
