@@ -19,7 +19,7 @@ SWIFT_FLAGS  ?=
 FUZZ_SECONDS ?= 300
 
 # Every Debian package the project uses: C libraries for the build, real daemons and tools for the tests.
-DEB_PACKAGES = pkg-config libdbus-1-dev libavahi-client-dev libssl-dev libsqlite3-dev libcurl4-openssl-dev \
+DEB_PACKAGES = pkg-config libdbus-1-dev libavahi-client-dev libssl-dev libsqlite3-dev libcurl4-openssl-dev libmicrohttpd-dev \
                dbus-daemon dbus-bin systemd avahi-daemon avahi-utils nftables iproute2 iputils-ping \
                python3 python3-venv python3-dbus python3-gi util-linux procps sqlite3 \
                libnl-route-3-200 libglib2.0-0 openssl

@@ -46,6 +46,8 @@ let package = Package(
             name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CCurl", path: "Sources/CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        .systemLibrary(
+            name: "CMicroHTTPD", path: "Sources/CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
         // No pkgConfig here: avahi-client.pc adds -D_REENTRANT, which SwiftPM refuses with a warning on
         // every build. Its headers are in /usr/include and the module map links both libraries.
         .systemLibrary(
@@ -63,6 +65,8 @@ let package = Package(
         .target(name: "Firewall", dependencies: ["TBRFoundation"], swiftSettings: strict),
         // HTTP requests through libcurl, for the REST clients of otbr-agents on other hosts.
         .target(name: "HTTP", dependencies: ["CCurl", "TBRFoundation"], swiftSettings: strict),
+        // An HTTP server over libmicrohttpd, for the simulators' REST APIs (never linked into tbrd).
+        .target(name: "HTTPServer", dependencies: ["CMicroHTTPD", "TBRFoundation"], swiftSettings: strict),
         // RFC 6455 of our own over TCP, client and server (Foundation's WebSocket needs a libcurl built with it).
         .target(name: "WebSocket", dependencies: ["MeshCoP", "TBRFoundation"], swiftSettings: strict),
 
@@ -147,7 +151,7 @@ let package = Package(
             name: "MatterCommissionerTests",
             dependencies: ["MatterCommissioner", "MatterOnboarding", "MeshCoP", "WebSocket", "TBRFoundation", "TBRTestKit"],
             swiftSettings: strict),
-        .testTarget(name: "HTTPTests", dependencies: ["HTTP", "TBRTestKit"], swiftSettings: strict),
+        .testTarget(name: "HTTPTests", dependencies: ["HTTP", "HTTPServer", "TBRTestKit"], swiftSettings: strict),
         .testTarget(
             name: "OpenThreadRESTTests", dependencies: ["OpenThreadREST", "HTTP", "OpenThreadBR", "MeshCoP", "TBRTestKit"],
             swiftSettings: strict),

@@ -3,21 +3,20 @@ import TBRFoundation
 
 /// HTTP/1.1 requests through libcurl, for tbrd's REST clients: `http` and `https` only, certificates
 /// verified, no redirects followed, no proxy taken from the environment, a bound on each response's size
-/// and a time limit on each request. Each transfer runs on a Dispatch queue of the client's own (libcurl's
-/// easy interface blocks), so no thread of Swift's cooperative pool ever waits on the network; a
-/// cancelled caller stops its transfer at libcurl's next progress callback.
+/// and a time limit on each request. libcurl's easy interface blocks, so each transfer runs on a serial
+/// Dispatch queue of its own: such a queue is over-committing, it gets a thread of its own at once, so
+/// neither the threads of Swift's cooperative pool (on Linux, Dispatch's width-limited global queues)
+/// nor other transfers ever wait behind one that waits on the network. A cancelled caller stops its
+/// transfer at libcurl's next progress callback.
 public struct HTTPClient: Sendable {
     /// The longest response body accepted (default 1 MiB); a longer one fails with `tooLarge`.
     public let maximumResponseBytes: Int
     /// How long one request may take, connecting included (default 5 s).
     public let timeout: Duration
-    private let queue: DispatchQueue
-
     /// A client with these bounds.
     public init(timeout: Duration = .seconds(5), maximumResponseBytes: Int = 1 << 20) {
         self.timeout = timeout
         self.maximumResponseBytes = maximumResponseBytes
-        self.queue = DispatchQueue(label: "tbrd.http", attributes: .concurrent)
     }
 
     /// Sends `request` and returns the response, whatever its status.
@@ -31,7 +30,7 @@ public struct HTTPClient: Sendable {
         let box = TransferBox(transfer)
         let outcome: Result<HTTPResponse, HTTPError> = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
-                queue.async {
+                DispatchQueue(label: "tbrd.http.transfer").async {
                     continuation.resume(returning: Self.finish(box.transfer, request, bound: maximumResponseBytes))
                 }
             }

@@ -1,0 +1,193 @@
+internal import CMicroHTTPD
+import Dispatch
+import TBRFoundation
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A request as the server received it: method, path (without the query), the headers it needs and the
+/// whole body.
+public struct HTTPServerRequest: Sendable, Hashable {
+    /// `GET`, `PUT`, `POST`, `DELETE`, …
+    public var method: String
+    /// The path, e.g. `/node/state`.
+    public var path: String
+    /// `Content-Type`, lower case, without parameters; nil when absent.
+    public var contentType: String?
+    /// `Accept`, as sent; nil when absent.
+    public var accept: String?
+    /// The body.
+    public var body: [UInt8]
+}
+
+/// A response to send: a status, a content type and a body.
+public struct HTTPServerResponse: Sendable, Hashable {
+    public var status: Int
+    public var contentType: String?
+    public var body: [UInt8]
+
+    /// A response as given.
+    public init(status: Int, contentType: String? = nil, body: [UInt8] = []) {
+        self.status = status
+        self.contentType = contentType
+        self.body = body
+    }
+}
+
+/// An HTTP/1.1 server over GNU libmicrohttpd, for the simulators' REST APIs (otbr-sim `--rest`): one
+/// thread per connection (libmicrohttpd's), each request handed whole to an async handler, whose answer
+/// the connection's thread waits for (never a thread of Swift's cooperative pool). Listens on one
+/// address and port (0: a free one, read back in ``port``); ``stop()`` closes it.
+public final class HTTPServer: Sendable {
+    /// The handler of every request.
+    public typealias Handler = @Sendable (HTTPServerRequest) async -> HTTPServerResponse
+
+    /// libmicrohttpd's daemon, until stopped. Its calls are thread-safe (MHD_stop_daemon joins its threads).
+    private struct Daemon: @unchecked Sendable { let pointer: OpaquePointer }
+    private let daemon: Locked<Daemon?>
+    private let context: Unmanaged<ServerContext>
+    /// The port it listens on.
+    public let port: UInt16
+
+    private init(daemon: OpaquePointer, context: Unmanaged<ServerContext>, port: UInt16) {
+        self.daemon = Locked(Daemon(pointer: daemon))
+        self.context = context
+        self.port = port
+    }
+
+    /// Listens on `host` (an IPv4 or IPv6 address; `::` for every address) and `port`, and serves
+    /// `handler` until ``stop()``.
+    /// - Throws: ``HTTPServerError`` when the address cannot be bound or libmicrohttpd does not start.
+    public static func start(host: String, port: UInt16, handler: @escaping Handler) throws(HTTPServerError) -> HTTPServer {
+        let (fd, bound) = try listen(host: host, port: port)
+        let context = Unmanaged.passRetained(ServerContext(handler: handler))
+        let raw = context.toOpaque()
+        guard let daemon = tbrd_mhd_start(fd, accessHandler, raw, completedHandler, raw, 30) else {
+            close(fd)
+            context.release()
+            throw HTTPServerError("libmicrohttpd did not start on \(host) port \(bound)")
+        }
+        return HTTPServer(daemon: daemon, context: context, port: bound)
+    }
+
+    /// Stops serving: closes the listening socket and waits for the connections' threads. Idempotent.
+    public func stop() {
+        guard let daemon = daemon.withLock({ d -> Daemon? in
+            defer { d = nil }
+            return d
+        }) else { return }
+        MHD_stop_daemon(daemon.pointer)
+        context.release()
+    }
+
+    deinit { stop() }
+
+    /// A listening socket on `host` and `port`, and the port it got.
+    private static func listen(host: String, port: UInt16) throws(HTTPServerError) -> (Int32, UInt16) {
+        var hints = addrinfo()
+        hints.ai_flags = AI_NUMERICHOST | AI_PASSIVE
+        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        var list: UnsafeMutablePointer<addrinfo>?
+        guard getaddrinfo(host, String(port), &hints, &list) == 0, let info = list else {
+            throw HTTPServerError("\(host) is not an IPv4 or IPv6 address")
+        }
+        defer { freeaddrinfo(list) }
+        let fd = socket(info.pointee.ai_family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { throw HTTPServerError("cannot open a socket: errno \(errno)") }
+        var yes: Int32 = 1
+        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
+        guard bind(fd, info.pointee.ai_addr, info.pointee.ai_addrlen) == 0, Glibc.listen(fd, 64) == 0 else {
+            let e = errno
+            close(fd)
+            throw HTTPServerError("cannot listen on \(host) port \(port): \(String(cString: strerror(e)))")
+        }
+        var address = sockaddr_storage()
+        var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }
+        let bound: UInt16 = withUnsafePointer(to: &address) { p in
+            p.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { UInt16(bigEndian: $0.pointee.sin_port) }
+        }
+        return (fd, bound)
+    }
+}
+
+/// Why the server did not start.
+public struct HTTPServerError: Error, Hashable, Sendable, CustomStringConvertible {
+    public let message: String
+    init(_ message: String) { self.message = message }
+    public var description: String { message }
+}
+
+/// What libmicrohttpd's callbacks reach: the handler.
+final class ServerContext: Sendable {
+    let handler: HTTPServer.Handler
+    init(handler: @escaping HTTPServer.Handler) { self.handler = handler }
+}
+
+/// One request's body as it arrives (libmicrohttpd's per-request context).
+final class PendingRequest {
+    var body: [UInt8] = []
+    /// Bodies above this are answered 413 (the simulators' APIs take small JSON or hex).
+    static let maximumBody = 64 * 1024
+}
+
+/// A response handed from the handler's task to the connection's thread.
+final class ResponseSlot: @unchecked Sendable {
+    var response: HTTPServerResponse?
+    let done = DispatchSemaphore(value: 0)
+}
+
+private let accessHandler: tbrd_mhd_access_handler = { cls, connection, url, method, _, uploadData, uploadSize, requestContext in
+    guard let cls, let connection, let url, let method, let uploadSize, let requestContext else { return .NO }
+    // The first call for a request only creates its context.
+    guard let existing = requestContext.pointee else {
+        requestContext.pointee = Unmanaged.passRetained(PendingRequest()).toOpaque()
+        return .YES
+    }
+    let pending = Unmanaged<PendingRequest>.fromOpaque(existing).takeUnretainedValue()
+    if uploadSize.pointee > 0 {
+        if let uploadData, pending.body.count + uploadSize.pointee <= PendingRequest.maximumBody {
+            uploadData.withMemoryRebound(to: UInt8.self, capacity: uploadSize.pointee) {
+                pending.body.append(contentsOf: UnsafeBufferPointer(start: $0, count: uploadSize.pointee))
+            }
+        } else {
+            pending.body = Array(repeating: 0, count: PendingRequest.maximumBody + 1)
+        }
+        uploadSize.pointee = 0
+        return .YES
+    }
+    // The whole request is in: answer it, waiting on this connection's own thread for the handler.
+    let response: HTTPServerResponse
+    if pending.body.count > PendingRequest.maximumBody {
+        response = HTTPServerResponse(status: 413)
+    } else {
+        func header(_ name: String) -> String? { MHD_lookup_connection_value(connection, .HEADER_KIND, name).map { String(cString: $0) } }
+        let contentType = header("Content-Type")?.split(separator: ";").first.map { String($0).lowercased().filter { $0 != " " } }
+        let request = HTTPServerRequest(
+            method: String(cString: method), path: String(String(cString: url).split(separator: "?", maxSplits: 1).first ?? ""),
+            contentType: contentType, accept: header("Accept"), body: pending.body)
+        let handler = Unmanaged<ServerContext>.fromOpaque(cls).takeUnretainedValue().handler
+        let slot = ResponseSlot()
+        Task {
+            slot.response = await handler(request)
+            slot.done.signal()
+        }
+        slot.done.wait()
+        response = slot.response ?? HTTPServerResponse(status: 500)
+    }
+    let created = response.body.withUnsafeBytes { bytes in
+        MHD_create_response_from_buffer(bytes.count, UnsafeMutableRawPointer(mutating: bytes.baseAddress), .RESPMEM_MUST_COPY)
+    }
+    guard let created else { return .NO }
+    defer { MHD_destroy_response(created) }
+    if let type = response.contentType { MHD_add_response_header(created, "Content-Type", type) }
+    return MHD_queue_response(connection, UInt32(response.status), created)
+}
+
+private let completedHandler: tbrd_mhd_completed_handler = { _, _, requestContext, _ in
+    guard let requestContext, let pending = requestContext.pointee else { return }
+    Unmanaged<PendingRequest>.fromOpaque(pending).release()
+    requestContext.pointee = nil
+}

@@ -1,0 +1,38 @@
+import HTTP
+import HTTPServer
+import Testing
+
+/// The libmicrohttpd server the simulators serve REST with, driven by tbrd's own HTTP client: each
+/// request reaches the handler whole, the answer goes back as given, an oversized body is refused.
+@Suite struct HTTPServerTests {
+    @Test func requestsReachTheHandlerWholeAndItsAnswersGoBack() async throws {
+        let server = try HTTPServer.start(host: "127.0.0.1", port: 0) { request in
+            let text = "\(request.method) \(request.path) \(request.contentType ?? "-") \(String(decoding: request.body, as: UTF8.self))"
+            return HTTPServerResponse(status: request.path == "/missing" ? 404 : 200, contentType: "text/plain", body: Array(text.utf8))
+        }
+        defer { server.stop() }
+        #expect(server.port != 0, "port 0 takes a free one, read back")
+        let base = try HTTPURL("http://127.0.0.1:\(server.port)")
+        let client = HTTPClient(timeout: .seconds(10))
+        let put = try await client.send(
+            HTTPRequest("PUT", base.appending("/node/state"), headers: [("Content-Type", "application/json; charset=utf-8")],
+                        body: Array("\"enable\"".utf8)))
+        #expect(put.status == 200 && put.text == "PUT /node/state application/json \"enable\"" && put.contentType == "text/plain")
+        let get = try await client.send(HTTPRequest("GET", base.appending("/missing")))
+        #expect(get.status == 404 && get.text == "GET /missing - ")
+        let big = try await client.send(HTTPRequest("POST", base.appending("/x"), body: Array(repeating: 0x41, count: 200_000)))
+        #expect(big.status == 413)
+        // Many at once, in this process: one thread per connection on the server, a thread per transfer in
+        // the client (blocking transfers on Dispatch's shared, width-limited pool starved the server's
+        // handlers here), every answer its own.
+        let answers = try await withThrowingTaskGroup(of: (Int, String).self) { group in
+            for i in 0..<20 { group.addTask { (i, try await client.send(HTTPRequest("GET", base.appending("/n\(i)"))).text) } }
+            return try await group.reduce(into: [Int: String]()) { $0[$1.0] = $1.1 }
+        }
+        #expect((0..<20).allSatisfy { answers[$0] == "GET /n\($0) - " })
+    }
+
+    @Test func anAddressThatIsNotOneIsRefused() {
+        #expect(throws: HTTPServerError.self) { try HTTPServer.start(host: "otbr.local", port: 0) { _ in HTTPServerResponse(status: 200) } }
+    }
+}
