@@ -14,13 +14,17 @@ public struct KnownRouter: Hashable, Sendable {
     public var lastSeenAt: Double
     /// What it last reported, as the caller recorded it (``TBRStore/setLastKnown(_:of:)``); nil if nothing.
     public var lastKnown: [UInt8]?
+    /// The base URL of its otbr-agent's REST API, for a router on another host an admin added
+    /// (``TBRStore/addRemoteRouter(_:restURL:borderAgentID:)``); nil for an agent found on the bus.
+    public var restURL: String?
 
     /// A router with these values (the store creates them; this is for callers' tests).
     public init(
         id: RouterID, interfaceName: String?, borderAgentID: String?, isOnline: Bool, firstSeenAt: Double,
-        lastSeenAt: Double, lastKnown: [UInt8]? = nil
+        lastSeenAt: Double, lastKnown: [UInt8]? = nil, restURL: String? = nil
     ) {
         self.lastKnown = lastKnown
+        self.restURL = restURL
         self.id = id
         self.interfaceName = interfaceName
         self.borderAgentID = borderAgentID

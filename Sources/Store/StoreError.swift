@@ -17,6 +17,8 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
     case invalidStructureName(String, reason: String)
     /// The router has never been recorded (``TBRStore/recordRouter(_:)``).
     case routerNotFound(RouterID)
+    /// A router with this id, or this REST URL, is already known.
+    case routerAlreadyKnown(RouterID, reason: String)
     /// The router is already a member of another structure (a router belongs to at most one).
     case routerInAnotherStructure(router: RouterID, structure: String)
     /// The router is not a member of this structure.
@@ -54,6 +56,8 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
             "\(Quoted(name)) cannot name a structure: \(reason)"
         case .routerNotFound(let id):
             "border router \(id) is not known"
+        case .routerAlreadyKnown(let id, let reason):
+            "border router \(id) is already known: \(reason)"
         case .routerInAnotherStructure(let router, let structure):
             "border router \(router) already belongs to structure \(Quoted(structure)); remove it from there first"
         case .routerNotInStructure(let router, let structure):

@@ -1,10 +1,12 @@
 extension TBRStore {
-    static let routerColumns = "id, interface_name, border_agent_id, online, first_seen_at, last_seen_at, last_known"
+    static let routerColumns =
+        "id, interface_name, border_agent_id, online, first_seen_at, last_seen_at, last_known, rest_url"
 
     static func knownRouter(from row: Row) throws(SQLiteError) -> KnownRouter {
         KnownRouter(
             id: try routerID(row.get(0)), interfaceName: try row.get(1), borderAgentID: try row.get(2),
-            isOnline: try row.get(3), firstSeenAt: try row.get(4), lastSeenAt: try row.get(5), lastKnown: try row.get(6))
+            isOnline: try row.get(3), firstSeenAt: try row.get(4), lastSeenAt: try row.get(5), lastKnown: try row.get(6),
+            restURL: try row.get(7))
     }
 
     static func requireKnownRouter(_ router: RouterID, in db: Database) throws {
@@ -31,6 +33,38 @@ extension TBRStore {
                     online = 1, last_seen_at = excluded.last_seen_at
                 """,
                 [.text(router.rawValue), SQLiteValue(interfaceName), SQLiteValue(borderAgentID), .real(now), .real(now)])
+            return try db.query(
+                "SELECT \(Self.routerColumns) FROM routers WHERE id = ?", [.text(router.rawValue)], Self.knownRouter(from:)
+            )[0]
+        }
+    }
+
+    /// Adds a border router on another host, reached through its otbr-agent's REST API at `restURL`
+    /// (an admin's decision; it stays until ``forgetRouter(_:)``). It starts offline.
+    /// - Returns: the router as recorded.
+    /// - Throws: ``StoreError/routerAlreadyKnown(_:reason:)`` when a router has the id `router`, or the same
+    ///   REST URL, or the same Border Agent ID; `.sqlite` otherwise.
+    @discardableResult
+    public func addRemoteRouter(_ router: RouterID, restURL: String, borderAgentID: String) async throws(StoreError)
+        -> KnownRouter
+    {
+        try await write { db, now in
+            let clash = try db.query(
+                "SELECT id, rest_url, border_agent_id FROM routers WHERE id = ? OR rest_url = ? OR border_agent_id = ? ORDER BY id",
+                [.text(router.rawValue), .text(restURL), .text(borderAgentID)]
+            ) { (row) throws(SQLiteError) -> (String, String?, String?) in (try row.get(0), try row.get(1), try row.get(2)) }
+            if let (id, url, agent) = clash.first, let known = RouterID(rawValue: id) {
+                let reason =
+                    id == router.rawValue ? "that id is taken"
+                    : url == restURL ? "it is reached at the same URL" : "it has the same Border Agent ID \(agent ?? "")"
+                throw StoreError.routerAlreadyKnown(known, reason: reason)
+            }
+            try db.execute(
+                """
+                INSERT INTO routers (id, interface_name, border_agent_id, online, first_seen_at, last_seen_at, rest_url)
+                VALUES (?, NULL, ?, 0, ?, ?, ?)
+                """,
+                [.text(router.rawValue), .text(borderAgentID), .real(now), .real(now), .text(restURL)])
             return try db.query(
                 "SELECT \(Self.routerColumns) FROM routers WHERE id = ?", [.text(router.rawValue)], Self.knownRouter(from:)
             )[0]

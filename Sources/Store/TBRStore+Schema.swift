@@ -39,6 +39,9 @@ extension TBRStore {
     /// `(structure_id, room)`, checked at the end of each statement so that deleting a structure takes its
     /// rooms and nodes together), and `session_id`/`payload_id` NULL for a node adopted rather than
     /// commissioned by tbrd (version 4's rows keep theirs).
+    ///
+    /// Version 6: `routers.rest_url TEXT NULL`, the base URL of an otbr-agent's REST API for a border router
+    /// on another host that an admin added (NULL for the agents found on the bus), unique among routers.
     public static let migrations: [Migration] = [
         Migration(version: 1, "structures, routers, memberships, applied policies and the ePSKc journal", sql: """
             CREATE TABLE structures (
@@ -153,6 +156,10 @@ extension TBRStore {
             ALTER TABLE matter_nodes_v5 RENAME TO matter_nodes;
             CREATE INDEX matter_nodes_by_structure ON matter_nodes(structure_id, node_id);
             CREATE INDEX matter_nodes_by_room ON matter_nodes(structure_id, room);
+            """),
+        Migration(version: 6, "border routers on other hosts, reached through their REST API", sql: """
+            ALTER TABLE routers ADD COLUMN rest_url TEXT CHECK (rest_url IS NULL OR length(rest_url) > 0);
+            CREATE UNIQUE INDEX routers_by_rest_url ON routers(rest_url) WHERE rest_url IS NOT NULL;
             """),
     ]
 }

@@ -255,7 +255,7 @@ final class PersistentStructureStore: StructureStore {
     }
 
     /// A store error as the device model's: what names something missing is `notFound`; what the caller
-    /// asked wrongly (a name, a room the structure lacks) `invalidArgument`; a node already recorded or a room
+    /// asked wrongly (a name, a room the structure lacks) `invalidArgument`; a node or router already known or a room
     /// still holding nodes `invalidState`; the database failing `failed`.
     static func homeError(_ error: StoreError) -> HomeError {
         switch error {
@@ -263,7 +263,7 @@ final class PersistentStructureStore: StructureStore {
         case .duplicateStructureName, .invalidStructureName, .routerInAnotherStructure, .invalidArgument, .invalidName, .roomNotFound,
             .duplicateRoom:
             HomeError(.invalidArgument, error.description)
-        case .roomInUse, .matterNodeAlreadyRecorded: HomeError(.invalidState, error.description)
+        case .roomInUse, .matterNodeAlreadyRecorded, .routerAlreadyKnown: HomeError(.invalidState, error.description)
         case .sqlite, .schemaTooNew, .migrationFailed: HomeError(.failed, error.description)
         }
     }

@@ -72,7 +72,7 @@ struct MatterNodeTests {
                 }
             }
             let store = try f.open()
-            #expect(store.database.openedAtVersion == 4 && store.schemaVersion == 5)
+            #expect(store.database.openedAtVersion == 4 && store.schemaVersion == TBRStore.migrations.count)
             let home = try #require(try await store.structure(named: "Home"))
             let nodes = try await store.matterNodes(inStructure: home.id)
             #expect(nodes.map(\.nodeID) == [5])

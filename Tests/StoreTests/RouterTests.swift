@@ -4,6 +4,34 @@ import Testing
 
 @Suite("Known routers, memberships and applied policies")
 struct RouterTests {
+    @Test("a router on another host is added once, by id, URL and Border Agent ID, and survives a reopen")
+    func remoteRouters() async throws {
+        try await withStore { store, f in
+            try await store.recordRouter("wpan0", interfaceName: "wpan0", borderAgentID: "00112233445566778899aabbccddeeff")
+            let added = try await store.addRemoteRouter(
+                "ba-a1b2c3d4", restURL: "http://192.0.2.7:8081", borderAgentID: "a1b2c3d4000000000000000000000000")
+            #expect(added.restURL == "http://192.0.2.7:8081" && !added.isOnline && added.interfaceName == nil)
+            await #expect(throws: StoreError.routerAlreadyKnown("ba-a1b2c3d4", reason: "that id is taken")) {
+                try await store.addRemoteRouter("ba-a1b2c3d4", restURL: "http://192.0.2.8:8081", borderAgentID: "ff")
+            }
+            await #expect(throws: StoreError.routerAlreadyKnown("ba-a1b2c3d4", reason: "it is reached at the same URL")) {
+                try await store.addRemoteRouter("garage", restURL: "http://192.0.2.7:8081", borderAgentID: "ff")
+            }
+            await #expect(
+                throws: StoreError.routerAlreadyKnown(
+                    "wpan0", reason: "it has the same Border Agent ID 00112233445566778899aabbccddeeff")
+            ) {
+                try await store.addRemoteRouter("garage", restURL: "http://192.0.2.9:8081", borderAgentID: "00112233445566778899aabbccddeeff")
+            }
+            #expect(try await store.knownRouters().map(\.id) == ["ba-a1b2c3d4", "wpan0"], "nothing was added by a refused call")
+            let again = try f.open()
+            #expect(try await again.knownRouter("ba-a1b2c3d4")?.restURL == "http://192.0.2.7:8081")
+            #expect(try await again.knownRouter("wpan0")?.restURL == nil)
+            try await again.forgetRouter("ba-a1b2c3d4")
+            #expect(try await again.knownRouter("ba-a1b2c3d4") == nil)
+        }
+    }
+
     @Test("routers are recorded online, remembered offline, and keep what is known")
     func knownRouters() async throws {
         try await withStore { store, f in
