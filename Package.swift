@@ -87,7 +87,8 @@ let package = Package(
         .target(
             name: "BorderRouterService",
             dependencies: [
-                "DeviceModel", "OpenThreadBR", "DBus", "MeshCoP", "Firewall", "TBRFoundation", "MatterOnboarding", "MatterCommissioner",
+                "DeviceModel", "OpenThreadBR", "OpenThreadREST", "HTTP", "DBus", "MeshCoP", "Firewall", "TBRFoundation", "MatterOnboarding",
+                "MatterCommissioner",
             ],
             swiftSettings: strict),
 
@@ -116,7 +117,7 @@ let package = Package(
             dependencies: [
                 "BorderRouterService", "DeviceModel", "OpenThreadBR", "Store", "DBus", "TBRDBusAPI", "MeshCoP", "Firewall",
                 "TBRLifecycle", "TBRCommandLine", "TBRFoundation", "MDNS", "BorderAgentDiscovery", "MatterCommissioner",
-                "MatterOnboarding", "WebSocket",
+                "MatterOnboarding", "WebSocket", "HTTP", "OpenThreadREST",
             ],
             swiftSettings: strict),
 
@@ -165,7 +166,7 @@ let package = Package(
             name: "DeviceModelTests",
             dependencies: [
                 "DeviceModel", "BorderRouterService", "OTBRSimulator", "OpenThreadBR", "DBus", "MeshCoP", "Firewall", "TBRTestKit",
-                "MatterOnboarding", "MatterCommissioner",
+                "MatterOnboarding", "MatterCommissioner", "OpenThreadREST",
             ],
             swiftSettings: strict),
         .testTarget(

@@ -1,4 +1,4 @@
-public import OpenThreadBR
+public import DeviceModel
 
 /// The vendor and product names a router advertises (the `vn` and `mn` keys of its `_meshcop._udp`
 /// TXT record). otbr-agent has no D-Bus property for them.
@@ -19,6 +19,7 @@ public struct AdvertisedNames: Hashable, Sendable {
 /// browser (tbrd's `AdvertisedRouterNames`, fed by its Border Agent browser). Without one the names come
 /// from the configuration or stay empty.
 public protocol AdvertisedNamesSource: Sendable {
-    /// The names the router on `interfaceName` advertises, or nil when unknown.
-    func advertisedNames(of interfaceName: ThreadInterfaceName) async -> AdvertisedNames?
+    /// The names router `id` advertises, or nil when unknown (tbrd matches routers to their `_meshcop._udp`
+    /// services by Border Agent ID, on this host or another).
+    func advertisedNames(of id: DeviceID) async -> AdvertisedNames?
 }

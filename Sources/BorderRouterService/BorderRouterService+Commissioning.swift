@@ -115,7 +115,7 @@ extension BorderRouterService: CommissioningNetworks {
             guard let router = routers[id], router.isOnline else { continue }
             do {
                 // Secrets: the dataset holds the network key; it goes to the commissioner only.
-                guard let dataset = try await router.agent.activeDataset() else { continue }
+                guard let dataset = try await router.channel.activeDataset() else { continue }
                 if dataset.extendedPANID == network { return dataset }
             } catch {
                 problems.append("\(id): \(error.description)")

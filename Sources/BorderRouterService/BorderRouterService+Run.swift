@@ -34,9 +34,10 @@ extension BorderRouterService {
         // The policy reconciler follows the registry from here; the routers online now are its start.
         let registry = registryBroadcaster.subscribe(bufferLimit: 4096)
         let online = Set(routers.values.filter(\.isOnline).map(\.deviceID))
+        let remote = Set(routers.values.filter { $0.channel.transport == .rest }.map(\.deviceID))
         let policy = PolicyReconciler(
             store: structureStore, firewall: firewall, connection: connection, configuration: configuration, clock: clock,
-            logger: logger.child("policy"))
+            logger: logger.child("policy"), isRemote: { [weak self] id in await self?.transport(of: id) == .rest })
         self.policy = policy
         defer { self.policy = nil }
         let commissioning = commissioner.map {
@@ -56,7 +57,7 @@ extension BorderRouterService {
         readyWaiters.removeAll()
 
         try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { await policy.run(registry: registry, online: online) }
+            group.addTask { await policy.run(registry: registry, online: online, remote: remote) }
             if let commissioning { group.addTask { await commissioning.run() } }
             group.addTask {
                 do {

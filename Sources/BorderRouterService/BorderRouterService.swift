@@ -163,12 +163,13 @@ public actor BorderRouterService: HomeBackend {
 
     /// Recovers an ePSKc session journalled before the service restarted, so that its end is still
     /// detected and reported (once) with the reason inferred as usual. A router not seen yet is
-    /// registered (offline until its agent appears). A session that ended meanwhile is settled at once:
+    /// registered (offline until its agent appears); a router on another host must have been added first. A session that ended meanwhile is settled at once:
     /// from the agent's telemetry if it kept the journey, else by its deadline. Restoring the open
     /// session again changes nothing.
     /// - Throws: ``DeviceModel/HomeError``: `invalidArgument` for a device id that is not an interface
     ///   name, `busy` when another session is open on the router.
     public func restoreEpskcSession(_ record: EpskcSessionRecord) async throws(HomeError) {
+        if let known = routers[record.deviceID] { return try await known.restore(record) }
         guard let name = try? ThreadInterfaceName(record.deviceID.rawValue) else {
             throw HomeError(.invalidArgument, "\(record.deviceID) is not a Thread interface name, so no otbr-agent serves it")
         }
@@ -210,12 +211,20 @@ public actor BorderRouterService: HomeBackend {
 
     // MARK: internals
 
-    /// The router for `name`, created (and announced) if new.
+    /// The router of the agent on this bus for `name`, created (and announced) if new.
     func register(_ name: ThreadInterfaceName) -> (router: ManagedRouter, isNew: Bool) {
         let id = DeviceID(stringLiteral: name.rawValue)
         if let existing = routers[id] { return (existing, false) }
+        let agent = BorderRouterAgent(
+            connection: connection, interfaceName: name, callTimeout: configuration.agentCallTimeout,
+            networkTimeout: configuration.agentNetworkTimeout)
+        return (add(id, interfaceName: name, channel: DBusChannel(agent: agent, logger: logger.child("dbus"))), true)
+    }
+
+    /// Creates, announces and (when the service runs) starts the router `id` reached through `channel`.
+    func add(_ id: DeviceID, interfaceName: ThreadInterfaceName?, channel: any RouterChannel) -> ManagedRouter {
         let router = ManagedRouter(
-            interfaceName: name, connection: connection, configuration: configuration, clock: clock,
+            id: id, interfaceName: interfaceName, channel: channel, configuration: configuration, clock: clock,
             logger: logger.child("router"), sink: sink, advertisedNames: advertisedNames,
             serviceEvents: epskcBroadcaster, registryEvents: registryBroadcaster)
         routers[id] = router
@@ -224,6 +233,6 @@ public actor BorderRouterService: HomeBackend {
         case .starting(let commands), .running(let commands): commands.yield(.adopt(router))
         case .idle, .stopped: break
         }
-        return (router, true)
+        return router
     }
 }

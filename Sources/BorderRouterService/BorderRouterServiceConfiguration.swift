@@ -1,3 +1,4 @@
+public import DeviceModel
 public import OpenThreadBR
 
 /// How a ``BorderRouterService`` runs: what it knows about each router beyond what otbr-agent says,
@@ -32,6 +33,10 @@ public struct BorderRouterServiceConfiguration: Sendable {
     public var commissioningSessionLifetime: Duration = .seconds(600)
     /// The timeouts of the Matter commissioner's calls.
     public var commissioningTimeouts = CommissioningTimeouts()
+    /// How often border routers reached through REST are polled (`rest-poll-interval`, default 5 s).
+    public var restPollInterval: Duration = .seconds(5)
+    /// How long one REST request may take (`rest-timeout`, default 5 s).
+    public var restTimeout: Duration = .seconds(5)
 
     /// The defaults: 250 ms polls, a 250 ms deadline grace, 25 s calls, 120 s network calls, 30 s leave;
     /// policy read back every 60 s, retried from 1 s doubling to 60 s, NAT64 given 10 s.
@@ -59,6 +64,11 @@ public struct BorderRouterServiceConfiguration: Sendable {
     /// The configuration of the router on `interfaceName` (``defaultRouter`` when none is given).
     public func router(_ interfaceName: ThreadInterfaceName) -> RouterConfiguration {
         routers[interfaceName] ?? defaultRouter
+    }
+
+    /// The configuration of router `id`: by its interface name when it is one, else ``defaultRouter``.
+    public func router(_ id: DeviceID) -> RouterConfiguration {
+        (try? ThreadInterfaceName(id.rawValue)).flatMap { routers[$0] } ?? defaultRouter
     }
 }
 

@@ -20,20 +20,11 @@ extension ManagedRouter {
 
     private func activateLocked(seconds: Int) async -> ActivateResponse {
         let before = machine.activationRequested()
-        let activation: Result<EphemeralKey, AgentError>
-        if before.last == .readTelemetry {
-            // The baseline read and the activation leave together; the agent answers the read first, so
-            // it sees the counters before the key, one round trip sooner.
-            await perform(Array(before.dropLast()))
-            let (read, key) = await agent.activateEphemeralKeyMode(lifetime: .seconds(seconds), readingFirst: .borderAgentTelemetry)
-            await perform(machine.telemetryRead(telemetryResult(read), now: clock.now()))
-            activation = key
-        } else {
-            await perform(before)
-            do { activation = .success(try await agent.activateEphemeralKeyMode(lifetime: .seconds(seconds))) } catch {
-                activation = .failure(error)
-            }
-        }
+        let readingFirst = before.last == .readTelemetry
+        // The baseline read and the activation leave together; the agent answers the read first.
+        await perform(readingFirst ? Array(before.dropLast()) : before)
+        let (read, activation) = await channel.activateEpskc(lifetime: .seconds(seconds), readingFirst: readingFirst)
+        if let read { await perform(machine.telemetryRead(read, now: clock.now())) }
         let key: EphemeralKey
         do {
             key = try activation.get()
@@ -56,7 +47,7 @@ extension ManagedRouter {
     /// Stops the key of session `id`, whose start could not be recorded, and says why to the caller.
     private func withdraw(_ id: EpskcSessionID, because why: String) async -> ActivateResponse {
         var withdrawn = "it was withdrawn"
-        do { try await agent.deactivateEphemeralKeyMode(retainActiveSession: false) } catch {
+        if case .failure(let error) = await channel.deactivateEpskc(retainActiveSession: false, readingFirst: false).1 {
             withdrawn = "withdrawing it failed too (\(error.reason)); it ends by itself when it expires"
             logger.error("could not withdraw an unrecorded ephemeral key", [("router", deviceID.rawValue), ("error", error.reason)])
         }
@@ -79,20 +70,11 @@ extension ManagedRouter {
 
     private func deactivateLocked(retainActiveSession: Bool) async -> Result<Void, HomeError> {
         let before = machine.deactivationRequested(retainActiveSession: retainActiveSession)
-        let deactivation: Result<Void, AgentError>
-        if before.last == .readTelemetry {
-            // As for activation: the check and the call in one round trip, the read answered first.
-            await perform(Array(before.dropLast()))
-            let (read, done) = await agent.deactivateEphemeralKeyMode(
-                retainActiveSession: retainActiveSession, readingFirst: .borderAgentTelemetry)
-            await perform(machine.telemetryRead(telemetryResult(read), now: clock.now()))
-            deactivation = done
-        } else {
-            await perform(before)
-            do { deactivation = .success(try await agent.deactivateEphemeralKeyMode(retainActiveSession: retainActiveSession)) } catch {
-                deactivation = .failure(error)
-            }
-        }
+        let readingFirst = before.last == .readTelemetry
+        // As for activation: the check and the call in one round trip, the read answered first.
+        await perform(readingFirst ? Array(before.dropLast()) : before)
+        let (read, deactivation) = await channel.deactivateEpskc(retainActiveSession: retainActiveSession, readingFirst: readingFirst)
+        if let read { await perform(machine.telemetryRead(read, now: clock.now())) }
         do {
             try deactivation.get()
         } catch {
@@ -149,7 +131,7 @@ extension ManagedRouter {
         for directive in directives {
             switch directive {
             case .readTelemetry:
-                let result = await readTelemetry()
+                let result = await channel.readEpskcEvidence()
                 await perform(machine.telemetryRead(result, now: clock.now()))
             case .publish(let event, let record):
                 await publish(event, restoreRecord: record)
@@ -191,25 +173,5 @@ extension ManagedRouter {
     /// Returns at `until` (never, when nil), when ``wake`` is signalled, or when cancelled.
     private nonisolated func waitForWake(until: ContinuousClock.Instant?) async {
         await wake.wait(until: until, clock: clock)
-    }
-
-    /// Reads `TelemetryData` (which consumes the agent's completed journeys: only this router's driver
-    /// reads it, and only while a key is active or one is being activated).
-    func readTelemetry() async -> TelemetryResult {
-        do { return telemetryResult(.success(try await agent.read(.borderAgentTelemetry))) } catch { return telemetryResult(.failure(error)) }
-    }
-
-    /// What a `TelemetryData` read means to the machine: a reading, an agent without the API, or a failure.
-    func telemetryResult(_ read: Result<BorderAgentTelemetry, AgentError>) -> TelemetryResult {
-        switch read {
-        case .success(let t):
-            return .read(TelemetryReading(counters: t.counters, journeys: t.journeys))
-        case .failure(let error)
-        where error.openThreadError == .notImplemented || error.openThreadError == .notFound || error.cause == .notSupported:
-            return .unavailable
-        case .failure(let error):
-            logger.debug("could not read TelemetryData", [("router", deviceID.rawValue), ("error", error.description)])
-            return .failed
-        }
     }
 }

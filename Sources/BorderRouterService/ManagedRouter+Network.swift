@@ -8,8 +8,8 @@ extension ManagedRouter {
 
     /// Validates the dataset (a bad one changes nothing), reads the role and active dataset, then:
     /// already on that network → success without a change; attached elsewhere → the whole mesh moves with
-    /// `AttachAllNodesTo` (the delay is reported) unless the request says this router only; otherwise
-    /// `Join`, after `SetThreadEnabled(true)` when the agent says Thread is not enabled.
+    /// `AttachAllNodesTo` (the delay is reported) unless the request says this router only; otherwise the
+    /// router joins (``RouterChannel/join(_:)``).
     func joinNetwork(_ request: ThreadNetworkManagementTrait.JoinNetworkRequest) async -> JoinResponse {
         let command = "JoinNetwork"
         let requested: OperationalDataset
@@ -20,8 +20,8 @@ extension ManagedRouter {
         let role: DeviceRole
         let current: OperationalDataset?
         do {
-            role = try await agent.deviceRole()
-            current = try await agent.activeDataset()
+            role = try await channel.deviceRole()
+            current = try await channel.activeDataset()
         } catch {
             return .failure(error.networkStatus, error.homeError(command, on: deviceID).message)
         }
@@ -32,11 +32,11 @@ extension ManagedRouter {
             case .alreadyJoined:
                 return JoinResponse(status: .success, outcome: .alreadyJoined)
             case .migrateWholeNetwork:
-                let delay = try await agent.attachAllNodes(to: request.operationalDatasetTlvs)
+                let delay = try await channel.attachAllNodes(to: request.operationalDatasetTlvs)
                 await refresh()
                 return JoinResponse(status: .success, outcome: delay == .zero ? .migrated : .migrationScheduled, migrationDelay: delay)
             case .join:
-                try await joinEnablingThread(request.operationalDatasetTlvs)
+                try await channel.join(request.operationalDatasetTlvs)
                 await refresh()
                 return JoinResponse(status: .success, outcome: .joined)
             }
@@ -45,27 +45,17 @@ extension ManagedRouter {
         }
     }
 
-    /// `Join`; if the agent answers `InvalidState` (its host "Thread enabled" state is off, as after a
-    /// start), `SetThreadEnabled(true)` and `Join` again.
-    private func joinEnablingThread(_ tlvs: [UInt8]) async throws(AgentError) {
-        do {
-            try await agent.join(tlvs)
-        } catch where error.openThreadError == .invalidState {
-            try await agent.setThreadEnabled(true)
-            try await agent.join(tlvs)
-        }
-    }
-
-    /// `LeaveNetwork`: the agent forgets its network and restarts; this returns when the new instance is
-    /// on the bus and ready, and the router's state has been read from it.
+    /// Leaves the network: over D-Bus the agent forgets its network and restarts, and this returns when
+    /// the new instance is on the bus and ready; over REST the agent's Thread data is erased. Either way
+    /// the router's state has been read again when this returns.
     func leaveNetwork() async throws(HomeError) {
         try requireOnline("LeaveNetwork")
-        do { try await agent.leaveNetwork(timeout: leaveTimeout) } catch {
+        do { try await channel.leaveNetwork(timeout: leaveTimeout) } catch {
             throw error.homeError("LeaveNetwork", on: deviceID)
         }
         // The registry may already have seen the new instance (and be reading it); either way, end the
         // old instance's ePSKc session and read the new instance before returning.
-        if let owner = try? await agent.connection.nameOwner(of: agent.busName) {
+        if let owner = await channel.currentInstance() {
             await agentAppeared(owner: owner)
             await refresh()
         }

@@ -1,9 +1,8 @@
-import DBus
 import DeviceModel
 import MeshCoP
 import OpenThreadBR
 
-/// The router's presence on the bus and what it says about itself.
+/// The router's presence and what it says about itself.
 extension ManagedRouter {
     /// The agent owns its name as `owner`. A new instance ends any ePSKc key of the previous one (keys
     /// live in the agent's memory) and is probed afresh; the same instance again changes nothing.
@@ -14,16 +13,17 @@ extension ManagedRouter {
             $0.isOnline = true
             $0.agentInstance = owner
         }
-        logger.info("otbr-agent is on the bus", [("router", deviceID.rawValue), ("instance", owner)])
+        logger.info("otbr-agent is running", [("router", deviceID.rawValue), ("agent", channel.address), ("instance", owner)])
         registryEvents.publish(.online(deviceID))
         await serialized { await self.perform(self.machine.agentAppeared(instance: owner, now: self.clock.now())) }
         await refresh()
     }
 
-    /// The agent left the bus. A stale report (the name has an owner again, the one already known) is
-    /// ignored; otherwise the router is marked offline, never forgotten, and an open ePSKc session ends.
+    /// The agent left the bus (or stopped answering). A stale report (the agent answers again, as the
+    /// instance already known) is ignored; otherwise the router is marked offline, never forgotten, and
+    /// an open ePSKc session ends.
     func agentVanished() async {
-        let current = try? await agent.connection.nameOwner(of: agent.busName)
+        let current = await channel.currentInstance()
         if let current, current == agentInstance { return }
         if current == nil, agentInstance == nil, !isOnline { return }  // already offline
         agentInstance = nil
@@ -31,7 +31,7 @@ extension ManagedRouter {
             $0.isOnline = false
             $0.agentInstance = nil
         }
-        logger.info("otbr-agent left the bus", [("router", deviceID.rawValue)])
+        logger.info("otbr-agent is gone", [("router", deviceID.rawValue), ("agent", channel.address)])
         registryEvents.publish(.offline(deviceID))
         await serialized { await self.perform(self.machine.agentVanished(now: self.clock.now())) }
         if let current { await agentAppeared(owner: current) }
@@ -43,25 +43,20 @@ extension ManagedRouter {
         guard agentInstance != nil else { return }
         var support = supportCell.value
         do {
-            let (role, version, id, xa) = try await agent.read(.deviceRole, .otbrVersion, .borderAgentID, .extendedAddress)
+            let identity = try await channel.readIdentity()
             summaryCell.update {
-                $0.role = role
-                $0.borderAgentID = id
-                $0.extendedAddress = xa
+                $0.role = identity.role
+                if let id = identity.borderAgentID { $0.borderAgentID = id }
+                if let xa = identity.extendedAddress { $0.extendedAddress = xa }
             }
-            basicCell.update { $0.softwareVersion = version }
+            if let version = identity.softwareVersion { basicCell.update { $0.softwareVersion = version } }
             support.networkManagement = true
-            support.wholeNetworkMigration = true
-        } catch where error.cause == .notSupported {
-            // An NCP agent has no GetProperties (nor AttachAllNodesTo); it still joins and leaves.
-            support.networkManagement = true
-            support.wholeNetworkMigration = false
-            if let role = try? await agent.deviceRole() { summaryCell.update { $0.role = role } }
+            support.wholeNetworkMigration = identity.wholeNetworkMigration
         } catch {
             logger.debug("could not read the router's state", [("router", deviceID.rawValue), ("error", error.description)])
         }
         do {
-            networkCell.set(try await agent.activeDataset().flatMap { ThreadNetworkManagementTrait.NetworkInfo(dataset: $0) })
+            networkCell.set(try await channel.activeDataset().flatMap { ThreadNetworkManagementTrait.NetworkInfo(dataset: $0) })
         } catch {
             logger.debug("could not read the active dataset", [("router", deviceID.rawValue), ("error", error.description)])
         }
@@ -70,21 +65,21 @@ extension ManagedRouter {
         await refreshNames()
     }
 
-    /// Reads `EphemeralKeyEnabled` and `Capabilities` into the capabilities and `support`.
-    /// - Throws: ``AgentError`` when the agent cannot be reached.
-    func readCapabilities(into support: inout BorderRouterSupport) async throws(AgentError) {
+    /// Reads whether ePSKc is on and which internet access the agent gives into the capabilities and
+    /// `support`; what the agent cannot say is unsupported, not guessed.
+    /// - Throws: ``RouterCallError`` when the agent cannot be reached.
+    func readCapabilities(into support: inout BorderRouterSupport) async throws(RouterCallError) {
         var caps = capabilitiesCell.value
         do {
-            caps.epskcSupported = try await agent.read(.ephemeralKeyEnabled)
-        } catch where error.openThreadError == .notFound || error.cause == .notSupported {
+            caps.epskcSupported = try await channel.epskcEnabled()
+        } catch where error.isMissing {
             caps.epskcSupported = false  // built without OTBR_ENABLE_EPSKC
         }
         do {
-            let built = try await agent.read(.capabilities)
-            caps.internetAccessOption = .init(nat64: built.supportsNat64, dhcpv6PrefixDelegation: built.supportsDhcp6PD)
+            caps.internetAccessOption = try await channel.internetAccess()
             support.internetAccessCapabilities = true
-        } catch where error.openThreadError == .notFound || error.cause == .notSupported {
-            caps.internetAccessOption = .unspecified  // an agent from before the Capabilities property
+        } catch where error.isMissing {
+            caps.internetAccessOption = .unspecified  // an agent from before the Capabilities property, or REST
             support.internetAccessCapabilities = false
         }
         support.epskc = caps.epskcSupported
@@ -93,7 +88,7 @@ extension ManagedRouter {
 
     /// Basic information: names from configuration, else advertised; ids from configuration only.
     private func refreshNames() async {
-        let advertised = await advertisedNames?.advertisedNames(of: interfaceName)
+        let advertised = await advertisedNames?.advertisedNames(of: deviceID)
         let configuration = self.configuration
         basicCell.update {
             $0.vendorName = configuration.vendorName ?? advertised?.vendorName ?? $0.vendorName
@@ -103,34 +98,24 @@ extension ManagedRouter {
         }
     }
 
-    /// Follows `DeviceRole` and `ActiveDatasetTlvs` signals (the agent signals nothing else of use here)
-    /// until the task is cancelled or the connection closes. The subscription survives agent restarts.
-    func followProperties() async {
-        let changes: AgentEventStream<PropertyChange>
-        do { changes = try await agent.propertyChanges() } catch {
-            logger.info("could not follow the router's signals", [("router", deviceID.rawValue), ("error", error.description)])
-            return
-        }
-        do {
-            for try await change in changes {
-                switch (change.name, change.value) {
-                case ("DeviceRole", .string(let role)):
-                    summaryCell.update { $0.role = DeviceRole(wireName: role) }
-                case ("ActiveDatasetTlvs", .bytes(let tlvs)):
-                    networkCell.set((try? OperationalDataset(bytes: tlvs)).flatMap { .init(dataset: $0) })
-                default:
-                    break
-                }
+    /// Follows what the agent tells unasked (role and active-dataset signals; through REST also its
+    /// presence and keys someone else started, from polling) until the task is cancelled.
+    func followObservations() async {
+        for await observation in await channel.observations() {
+            switch observation {
+            case .presence(let presence): presenceChanged(presence)
+            case .role(let role): summaryCell.update { $0.role = role }
+            case .activeDataset(let tlvs):
+                networkCell.set(tlvs.flatMap { try? OperationalDataset(bytes: $0) }.flatMap { .init(dataset: $0) })
+            case .keyActive: await epskcServiceAppeared(at: clock.now())
             }
-        } catch {
-            logger.debug("the router's signals ended", [("router", deviceID.rawValue), ("error", "\(error)")])
         }
     }
 
     /// Fails unless the agent is on the bus.
     func requireOnline(_ what: String) throws(HomeError) {
         guard agentInstance != nil else {
-            throw HomeError(.unavailable, "\(what) on \(deviceID) failed: the border router is offline (otbr-agent for \(interfaceName) is not running)")
+            throw HomeError(.unavailable, "\(what) on \(deviceID) failed: the border router is offline (\(channel.agentName) is not answering)")
         }
     }
 
@@ -147,7 +132,7 @@ extension ManagedRouter {
     func networkInfo() async throws(HomeError) -> ThreadNetworkManagementTrait.NetworkInfo? {
         try requireOnline("reading the network")
         do {
-            let info = try await agent.activeDataset().flatMap { ThreadNetworkManagementTrait.NetworkInfo(dataset: $0) }
+            let info = try await channel.activeDataset().flatMap { ThreadNetworkManagementTrait.NetworkInfo(dataset: $0) }
             networkCell.set(info)
             return info
         } catch {
@@ -157,7 +142,7 @@ extension ManagedRouter {
 
     func basicInformation() async throws(HomeError) -> BasicInformationTrait.Attributes {
         if agentInstance != nil {
-            if let version = try? await agent.read(.otbrVersion) { basicCell.update { $0.softwareVersion = version } }
+            if let version = try? await channel.softwareVersion() { basicCell.update { $0.softwareVersion = version } }
             await refreshNames()
         } else if basicCell.value == .unknown {
             try requireOnline("reading the basic information")

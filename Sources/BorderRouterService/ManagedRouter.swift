@@ -4,9 +4,10 @@ import MeshCoP
 import OpenThreadBR
 import TBRFoundation
 
-/// One border router: the otbr-agent on one Thread interface, followed as it comes and goes, with its
-/// ePSKc session, its observable state and its events. It is the ``BorderRouterBackend`` behind the
-/// traits of that router.
+/// One border router: an otbr-agent, on this host's bus for one Thread interface or on another host
+/// through its REST API (its ``RouterChannel``), followed as it comes and goes, with its ePSKc session,
+/// its observable state and its events. It is the ``BorderRouterBackend`` behind the traits of that
+/// router.
 ///
 /// Everything that touches the ePSKc session (activation, deactivation, telemetry polls, the deadline,
 /// restarts, restore) runs one at a time through the router's gate, so the state machine sees one input
@@ -14,8 +15,10 @@ import TBRFoundation
 /// of the service's task group.
 actor ManagedRouter: BorderRouterBackend {
     nonisolated let deviceID: DeviceID
-    nonisolated let interfaceName: ThreadInterfaceName
-    nonisolated let agent: BorderRouterAgent
+    /// The Thread interface of an agent on this host's bus; nil for one reached through REST.
+    nonisolated let interfaceName: ThreadInterfaceName?
+    /// How its agent is reached.
+    nonisolated let channel: any RouterChannel
     let configuration: RouterConfiguration
     let leaveTimeout: Duration
     nonisolated let clock: any TBRClock
@@ -53,21 +56,20 @@ actor ManagedRouter: BorderRouterBackend {
     var gateBusy = false
     var gateWaiters: [CheckedContinuation<Void, Never>] = []
     nonisolated let wake = WakeSignal()
+    /// Finished when the router is removed (``remove()``).
+    nonisolated let removal = AsyncStream.makeStream(of: Void.self)
     nonisolated let presenceInbox: AsyncStream<AgentPresence>
     nonisolated let presenceContinuation: AsyncStream<AgentPresence>.Continuation
 
     init(
-        interfaceName: ThreadInterfaceName, connection: Connection, configuration: BorderRouterServiceConfiguration,
+        id: DeviceID, interfaceName: ThreadInterfaceName?, channel: any RouterChannel, configuration: BorderRouterServiceConfiguration,
         clock: any TBRClock, logger: Logger, sink: (any EpskcEventSink)?, advertisedNames: (any AdvertisedNamesSource)?,
         serviceEvents: EventBroadcaster<EpskcEvent>, registryEvents: EventBroadcaster<RouterRegistryEvent>
     ) {
-        let id = DeviceID(stringLiteral: interfaceName.rawValue)
         self.deviceID = id
         self.interfaceName = interfaceName
-        self.agent = BorderRouterAgent(
-            connection: connection, interfaceName: interfaceName, callTimeout: configuration.agentCallTimeout,
-            networkTimeout: configuration.agentNetworkTimeout)
-        self.configuration = configuration.router(interfaceName)
+        self.channel = channel
+        self.configuration = configuration.router(id)
         self.leaveTimeout = configuration.leaveTimeout
         self.clock = clock
         self.logger = logger
@@ -79,13 +81,15 @@ actor ManagedRouter: BorderRouterBackend {
             deviceID: id,
             timing: .init(pollInterval: configuration.epskcPollInterval, deadlineGrace: configuration.epskcDeadlineGrace))
         self.summaryCell = AttributeCell(
-            BorderRouterSummary(id: id, interfaceName: interfaceName, borderAgentID: nil, isOnline: false, agentInstance: nil, role: nil))
+            BorderRouterSummary(
+                id: id, interfaceName: interfaceName, transport: channel.transport, address: channel.address, borderAgentID: nil,
+                isOnline: false, agentInstance: nil, role: nil))
         (presenceInbox, presenceContinuation) = AsyncStream.makeStream(of: AgentPresence.self)
     }
 
     // MARK: BorderRouterBackend, synchronous part
 
-    nonisolated var displayName: String { configuration.displayName ?? interfaceName.rawValue }
+    nonisolated var displayName: String { configuration.displayName ?? deviceID.rawValue }
     nonisolated var isOnline: Bool { summaryCell.value.isOnline }
     nonisolated var support: BorderRouterSupport { supportCell.value }
 
@@ -113,15 +117,27 @@ actor ManagedRouter: BorderRouterBackend {
 
     // MARK: life cycle
 
-    /// Follows the router until the task is cancelled: its presence on the bus, its property signals,
-    /// and the ePSKc session's timers.
+    /// Follows the router until the task is cancelled or the router is removed: its presence, what its
+    /// agent tells unasked, and the ePSKc session's timers.
     func run() async {
-        await withTaskGroup(of: Void.self) { group in
-            group.addTask { await self.followPresence() }
-            group.addTask { await self.followProperties() }
-            group.addTask { await self.driveSessions() }
-            await group.waitForAll()
+        await withTaskGroup(of: Bool.self) { group in
+            group.addTask { await self.followPresence(); return false }
+            group.addTask { await self.followObservations(); return false }
+            group.addTask { await self.driveSessions(); return false }
+            group.addTask {
+                for await _ in self.removal.stream {}
+                return true
+            }
+            while let removed = await group.next() {
+                if removed { group.cancelAll() }
+            }
         }
+    }
+
+    /// Stops the router for good (an admin removed it): its tasks end and its streams finish.
+    nonisolated func remove() {
+        removal.continuation.finish()
+        finishStreams()
     }
 
     /// Tells the router that its agent appeared or vanished (from the registry's discovery).

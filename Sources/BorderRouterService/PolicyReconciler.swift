@@ -16,6 +16,8 @@ actor PolicyReconciler {
     let enforcer: PolicyEnforcer
     let clock: any TBRClock
     let logger: Logger
+    /// Whether router `id` is on another host (reached through REST).
+    let isRemote: @Sendable (DeviceID) async -> Bool
     var machine: PolicyReconcilerMachine
     /// When the machine's timer is due; nil: no timer.
     var wakeUp: ContinuousClock.Instant?
@@ -28,8 +30,10 @@ actor PolicyReconciler {
 
     init(
         store: any StructureStore, firewall: (any HostFirewall)?, connection: Connection,
-        configuration: BorderRouterServiceConfiguration, clock: any TBRClock, logger: Logger
+        configuration: BorderRouterServiceConfiguration, clock: any TBRClock, logger: Logger,
+        isRemote: @escaping @Sendable (DeviceID) async -> Bool
     ) {
+        self.isRemote = isRemote
         self.store = store
         self.firewall = firewall
         self.enforcer = PolicyEnforcer(
@@ -43,10 +47,15 @@ actor PolicyReconciler {
                 retryLimit: configuration.policyRetryLimit, firewallManaged: firewall != nil))
     }
 
+    /// Why the policy is `unsupported` on a router reached through REST.
+    static let remoteRouterDetail =
+        "this border router is reached through otbr-agent's REST API, which cannot switch NAT64 or DHCPv6-PD, "
+        + "and its host's firewall is not tbrd's: the internet-access policy is not enforced on it"
+
     /// Runs until the task is cancelled: starts from the structures in the store and the routers in
-    /// `online`, then follows `registry` (subscribed before `online` was taken), the store's changes and
+    /// `online` (`remote` of them on other hosts), then follows `registry` (subscribed before `online` was taken), the store's changes and
     /// the addresses of the host.
-    func run(registry: EventStream<RouterRegistryEvent>, online: Set<DeviceID>) async {
+    func run(registry: EventStream<RouterRegistryEvent>, online: Set<DeviceID>, remote: Set<DeviceID>) async {
         let changes = store.changes(bufferLimit: 4096)
         let addressChanges = firewall?.addressChanges()
         let rulesetChanges = firewall?.rulesetChanges()
@@ -78,6 +87,7 @@ actor PolicyReconciler {
             }
             group.addTask { await self.driveTimer() }
 
+            for id in remote.sorted() { _ = machine.routerIsRemote(id, now: clock.now()) }
             if let snapshots = await readStructures() {
                 await perform(machine.start(structures: snapshots, online: online, now: clock.now()), &group)
             } else {
@@ -104,8 +114,10 @@ actor PolicyReconciler {
         case .structuresChanged:
             guard let snapshots = await readStructures() else { return }
             await perform(machine.structuresRead(snapshots, now: now), &group)
-        case .registry(.added):
-            return
+        case .registry(.added(let id)):
+            if await isRemote(id) { await perform(machine.routerIsRemote(id, now: now), &group) }
+        case .registry(.removed(let id)):
+            await perform(machine.routerOffline(id, now: now), &group)
         case .registry(.online(let id)):
             await perform(machine.routerOnline(id, now: now), &group)
         case .registry(.offline(let id)):
@@ -188,6 +200,10 @@ actor PolicyReconciler {
     private func perform(_ directives: [PolicyDirective], _ group: inout DiscardingTaskGroup) async {
         for directive in directives {
             switch directive {
+            case .applyRouter(let id, let plan) where machine.remote.contains(id):
+                inbox.submit(.applied(id, plan, RouterApplyResult(outcome: .unsupported(Self.remoteRouterDetail))))
+            case .checkRouter(let id, let plan) where machine.remote.contains(id):
+                inbox.submit(.checked(id, plan, .holds))
             case .applyRouter(let id, let plan):
                 let enforcer = self.enforcer, inbox = self.inbox
                 group.addTask { inbox.submit(.applied(id, plan, await enforcer.apply(id, plan))) }

@@ -10,8 +10,9 @@ extension PolicyReconcilerMachine {
         return RouterPolicyPlan(structure.option)
     }
 
-    /// The firewall tbrd must have: one entry per router of a `none` or `nat64Only` structure (online or
-    /// not: the rules hold whatever the router does), with the prefixes of its infrastructure interface
+    /// The firewall tbrd must have: one entry per router on this host of a `none` or `nat64Only` structure
+    /// (online or not: the rules hold whatever the router does; a router on another host routes its
+    /// mesh through its own host, whose firewall tbrd does not manage), with the prefixes of its infrastructure interface
     /// (none known yet: only link-local and ULA are let through).
     var desiredFirewall: FirewallRuleset {
         FirewallRuleset(membership.keys.compactMap { desiredEntry($0) })
@@ -19,7 +20,8 @@ extension PolicyReconcilerMachine {
 
     /// Router `id`'s entry of ``desiredFirewall``, nil when it needs none.
     func desiredEntry(_ id: DeviceID) -> FirewallRuleset.Entry? {
-        guard let s = membership[id], let option = structures[s]?.option, let restriction = RouterPolicyPlan.restriction(option)
+        guard !remote.contains(id), let s = membership[id], let option = structures[s]?.option,
+            let restriction = RouterPolicyPlan.restriction(option)
         else { return nil }
         let lan = routers[id]?.infrastructureInterface.flatMap { links[$0] } ?? .none
         return FirewallRuleset.Entry(threadInterface: id.rawValue, restriction: restriction, lan: lan)
@@ -28,7 +30,7 @@ extension PolicyReconcilerMachine {
     /// The infrastructure interfaces of the routers whose firewall entries need their prefixes.
     var infrastructureInterfaces: Set<String> {
         Set(membership.compactMap { id, s -> String? in
-            guard let option = structures[s]?.option, RouterPolicyPlan.restriction(option) != nil else { return nil }
+            guard !remote.contains(id), let option = structures[s]?.option, RouterPolicyPlan.restriction(option) != nil else { return nil }
             return routers[id]?.infrastructureInterface
         })
     }

@@ -113,6 +113,9 @@ struct PolicyReconcilerMachine: Sendable {
     private(set) var published: [StructureID: [RouterPolicyStatus]] = [:]
     /// Interfaces whose prefixes must be read before the firewall is worked out.
     private var linksToRead: Set<String> = []
+    /// The routers on other hosts, reached through REST: no firewall entry, and their agents cannot be
+    /// asked for NAT64 or DHCPv6-PD (the reconciler reports them `unsupported` without a call).
+    private(set) var remote: Set<DeviceID> = []
 
     init(timing: Timing) { self.timing = timing }
 
@@ -131,6 +134,12 @@ struct PolicyReconcilerMachine: Sendable {
     /// The structures as stored now (after a change: option, routers, a structure created or deleted).
     mutating func structuresRead(_ snapshots: [StructureSnapshot], now: Instant) -> [PolicyDirective] {
         setStructures(snapshots)
+        return finish(now)
+    }
+
+    /// Router `id` is on another host, reached through REST.
+    mutating func routerIsRemote(_ id: DeviceID, now: Instant) -> [PolicyDirective] {
+        guard remote.insert(id).inserted else { return [] }
         return finish(now)
     }
 

@@ -4,26 +4,35 @@ public import OpenThreadBR
 
 /// A change in the set of border routers a service knows (tbrd's `BorderRouterAdded`/`Removed`).
 public enum RouterRegistryEvent: Hashable, Sendable {
-    /// A router was seen for the first time. It is never forgotten afterwards.
+    /// A router was seen for the first time (or an admin added one on another host). A router on this
+    /// host's bus is never forgotten afterwards.
     case added(DeviceID)
     /// The router's otbr-agent is on the bus (started or restarted).
     case online(DeviceID)
-    /// The router's otbr-agent left the bus; the router is kept, marked offline.
+    /// The router's otbr-agent left the bus (or stopped answering); the router is kept, marked offline.
     case offline(DeviceID)
+    /// An admin removed the router (one on another host: ``BorderRouterService/removeRemoteRouter(_:)``);
+    /// it is forgotten.
+    case removed(DeviceID)
 }
 
 /// One border router as the registry lists it.
 public struct BorderRouterSummary: Hashable, Sendable {
-    /// The router's stable id (its Thread interface name), usable in a D-Bus object path through
-    /// ``DeviceModel/DeviceID/objectPathElement``.
+    /// The router's stable id (its Thread interface name, or the id an admin gave a router on another
+    /// host), usable in a D-Bus object path through ``DeviceModel/DeviceID/objectPathElement``.
     public var id: DeviceID
-    /// The Thread interface its otbr-agent serves.
-    public var interfaceName: ThreadInterfaceName
+    /// The Thread interface its otbr-agent serves, for an agent on this host's bus; nil for one reached
+    /// through REST.
+    public var interfaceName: ThreadInterfaceName?
+    /// How its agent is reached.
+    public var transport: RouterTransport
+    /// Where: the agent's bus name, or its REST API's base URL.
+    public var address: String
     /// The agent's Border Agent ID, when known (a new one after `LeaveNetwork`).
     public var borderAgentID: BorderAgentID?
-    /// Whether the agent is on the bus.
+    /// Whether the agent is on the bus (or, through REST, answers).
     public var isOnline: Bool
-    /// The unique bus name of the running agent instance.
+    /// The unique bus name of the running agent instance (through REST, a token naming its URL).
     public var agentInstance: String?
     /// The Thread role, when known.
     public var role: DeviceRole?

@@ -21,7 +21,8 @@ struct RootCommand: CommandGroup {
             """,
         version: TBRControlMain.version,
         subcommands: [
-            ListRouters.self, Info.self, EPSKc.self, Network.self, Dataset.self, Structure.self, Matter.self, Discover.self,
+            ListRouters.self, Info.self, EPSKc.self, Network.self, Dataset.self, Structure.self, Router.self, Matter.self,
+            Discover.self,
         ])
 
     static let arguments: [ArgumentSpec] = [.json, .bus]

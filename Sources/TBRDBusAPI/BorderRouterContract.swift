@@ -36,6 +36,8 @@ extension TBRDBusAPI {
         public enum Property: String, PropertyContract {
             case id = "Id"
             case interface = "Interface"
+            case transport = "Transport"
+            case address = "Address"
             case online = "Online"
             case borderAgentId = "BorderAgentId"
             case role = "Role"
@@ -65,7 +67,7 @@ extension TBRDBusAPI {
             /// signalled; what otbr-agent itself does not signal is read on demand and not signalled.
             public var emitsChanged: DBus.Property.ChangeSignal {
                 switch self {
-                case .id, .interface: .const
+                case .id, .interface, .transport, .address: .const
                 case .online, .borderAgentId, .role, .epskcActive, .structure: .true
                 case .networkName, .panId, .extPanId, .channel, .epskcSupported, .internetAccessCapability, .vendorName,
                     .productName, .softwareVersion, .vendorId, .productId:

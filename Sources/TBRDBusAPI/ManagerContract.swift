@@ -29,6 +29,16 @@ extension TBRDBusAPI {
         /// `RemoveBorderRouter(s structure, s router) → ()`.
         public static let removeBorderRouter = MethodContract(
             "RemoveBorderRouter", inputs: [Argument("structure", .string), Argument("router", .string)])
+        /// `AddRemoteBorderRouter(s url, s id) → o`: a border router on another host, reached through its
+        /// otbr-agent's REST API at `url` (`http` or `https`); `id` empty: `ba-` and the first 8 hex digits
+        /// of its Border Agent ID. Admins only.
+        public static let addRemoteBorderRouter = MethodContract(
+            "AddRemoteBorderRouter", inputs: [Argument("url", .string), Argument("id", .string)],
+            outputs: [Argument("path", .objectPath)])
+        /// `RemoveRemoteBorderRouter(s router) → ()`: forgets a border router on another host (and takes it
+        /// out of its structure). Admins only.
+        public static let removeRemoteBorderRouter = MethodContract(
+            "RemoveRemoteBorderRouter", inputs: [Argument("router", .string)])
         /// `EpskcEvents(t since, s router, u limit) → a(tssssxxq)`: the journal after `since`.
         public static let epskcEvents = MethodContract(
             "EpskcEvents", inputs: [Argument("since", .uint64), Argument("router", .string), Argument("limit", .uint32)],
@@ -43,7 +53,8 @@ extension TBRDBusAPI {
         /// `BorderRouterAdded(o path, s id)`: a router was seen for the first time.
         public static let borderRouterAdded = SignalContract(
             "BorderRouterAdded", arguments: [Argument("path", .objectPath), Argument("id", .string)])
-        /// `BorderRouterRemoved(o path, s id)`: reserved (routers are never forgotten today).
+        /// `BorderRouterRemoved(o path, s id)`: an admin removed a border router on another host (routers on
+        /// this host's bus are never forgotten).
         public static let borderRouterRemoved = SignalContract(
             "BorderRouterRemoved", arguments: [Argument("path", .objectPath), Argument("id", .string)])
         /// `StructureAdded(o path, s name)`.

@@ -10,7 +10,5 @@ actor AdvertisedRouterNames: AdvertisedNamesSource {
     /// Router `id` advertises `advertised` now.
     func set(_ advertised: AdvertisedNames, for id: DeviceID) { names[id] = advertised }
 
-    func advertisedNames(of interfaceName: ThreadInterfaceName) async -> AdvertisedNames? {
-        names[DeviceID(stringLiteral: interfaceName.rawValue)]
-    }
+    func advertisedNames(of id: DeviceID) async -> AdvertisedNames? { names[id] }
 }

@@ -28,6 +28,11 @@ public struct DaemonConfiguration: Sendable, Equatable {
     /// How often, in seconds, the internet-access policy is read back from the routers of managed
     /// structures and from the host firewall (drift is applied away).
     public var policyCheckInterval: Int = 60
+    /// How often, in seconds, each border router on another host is polled through its REST API (its
+    /// presence, role, network and keys someone else started). Fractions are allowed.
+    public var restPollInterval: Double = 5
+    /// How long, in seconds, one request to a REST API may take. Fractions are allowed.
+    public var restTimeout: Double = 5
     /// Whether tbrd keeps its host firewall (`table inet tbrd`) for the internet-access policy.
     public var firewall: FirewallMode = .nftables
     /// The `nft` tool: a name looked up on `PATH` (then `/usr/sbin`, `/sbin`) or a path.
@@ -76,6 +81,8 @@ public struct DaemonConfiguration: Sendable, Equatable {
         "product-name": "product name reported in BasicInformation",
         "shutdown-timeout": "seconds a stop lets calls in flight finish",
         "policy-check-interval": "seconds between read-backs of the internet-access policy",
+        "rest-poll-interval": "seconds between polls of each border router reached through REST",
+        "rest-timeout": "seconds one request to an otbr-agent's REST API may take",
         "firewall": "nftables or off: the host firewall of the internet-access policy",
         "nft-path": "the nft tool, a name on PATH or a path",
         "matter-backend": "none or matter-server: the Matter commissioner",
@@ -91,6 +98,12 @@ public struct DaemonConfiguration: Sendable, Equatable {
         func integer(_ range: ClosedRange<Int>) throws(ConfigurationError) -> Int {
             guard let n = Int(value), range.contains(n) else {
                 throw ConfigurationError("'\(key)' must be a whole number from \(range.lowerBound) to \(range.upperBound), not '\(value)'")
+            }
+            return n
+        }
+        func seconds(_ range: ClosedRange<Double>) throws(ConfigurationError) -> Double {
+            guard let n = Double(value), n.isFinite, range.contains(n) else {
+                throw ConfigurationError("'\(key)' must be a number of seconds from \(range.lowerBound) to \(range.upperBound), not '\(value)'")
             }
             return n
         }
@@ -118,6 +131,8 @@ public struct DaemonConfiguration: Sendable, Equatable {
         case "product-name": productName = try name()
         case "shutdown-timeout": shutdownTimeout = try integer(0...600)
         case "policy-check-interval": policyCheckInterval = try integer(1...86_400)
+        case "rest-poll-interval": restPollInterval = try seconds(0.1...3600)
+        case "rest-timeout": restTimeout = try seconds(0.1...120)
         case "firewall":
             guard let mode = FirewallMode(rawValue: value) else {
                 throw ConfigurationError("'firewall' must be nftables or off, not '\(value)'")

@@ -37,6 +37,13 @@ extension DaemonRuntime {
                     try await self.removeBorderRouter(try call.argument(0), try call.argument(1))
                     return []
                 },
+                method(API.addRemoteBorderRouter) { [self] call in
+                    [.objectPath(try await self.addRemoteBorderRouter(url: try call.argument(0), id: try call.argument(1)))]
+                },
+                method(API.removeRemoteBorderRouter) { [self] call in
+                    try await self.removeRemoteBorderRouter(try call.argument(0))
+                    return []
+                },
                 method(API.epskcEvents) { [self] call in
                     [try await self.epskcEvents(since: try call.argument(0), router: try call.argument(1), limit: try call.argument(2)).dbusValue]
                 },
@@ -61,7 +68,7 @@ extension DaemonRuntime {
             let epskc = (try? await capabilities(summary.id))?.epskcSupported ?? false
             rows.append(
                 BorderRouterRow(
-                    path: Self.routerPath(summary.id), id: summary.id.rawValue, interface: summary.interfaceName.rawValue,
+                    path: Self.routerPath(summary.id), id: summary.id.rawValue, interface: summary.interfaceName?.rawValue ?? "",
                     online: summary.isOnline, role: Self.role(of: summary), networkName: info?.networkName ?? "",
                     extPanId: info?.extendedPanId.description ?? "", epskcSupported: epskc))
         }

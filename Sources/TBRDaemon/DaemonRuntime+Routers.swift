@@ -29,9 +29,13 @@ extension DaemonRuntime {
             case .offline(let id):
                 await infoCache.invalidate(id)
                 guard let router = RouterID(rawValue: id.rawValue) else { continue }
-                do { try await store.markRouterOffline(router) } catch {
+                do { try await store.markRouterOffline(router) } catch StoreError.routerNotFound {
+                    // removed meanwhile
+                } catch {
                     logger.error("could not record a router as offline", [("router", id.rawValue), ("error", "\(error)")])
                 }
+            case .removed:
+                continue  // removeRemoteBorderRouter forgets it and takes its object off the bus
             }
         }
     }
@@ -74,12 +78,21 @@ extension DaemonRuntime {
         }
     }
 
+    /// Takes router `id`'s object off the bus (an admin removed it) and signals `BorderRouterRemoved`.
+    func unexportRouter(_ id: DeviceID) async {
+        guard exportedRouters.remove(id) != nil else { return }
+        await connection.unexport(Self.routerPath(id))
+        if isPublished {
+            emit(TBRDBusAPI.Manager.borderRouterRemoved, [.objectPath(Self.routerPath(id)), .string(id.rawValue)])
+        }
+    }
+
     private func recordRouter(_ id: DeviceID) async {
         guard let router = RouterID(rawValue: id.rawValue) else { return }
         let summary = await service.routerSummaries().first { $0.id == id }
         do {
             _ = try await store.recordRouter(
-                router, interfaceName: summary?.interfaceName.rawValue ?? id.rawValue,
+                router, interfaceName: summary.map { $0.interfaceName?.rawValue } ?? id.rawValue,
                 borderAgentID: summary?.borderAgentID.map { Hex.encode($0.bytes) })
         } catch {
             logger.error("could not record a router", [("router", id.rawValue), ("error", "\(error)")])
@@ -144,7 +157,10 @@ extension DaemonRuntime {
     /// The value of property `p` of router `id`.
     func value(of p: RouterProperty, router id: DeviceID) async throws -> DBusValue {
         switch p {
-        case .id, .interface: return .string(id.rawValue)
+        case .id: return .string(id.rawValue)
+        case .interface: return .string(try await summary(id).interfaceName?.rawValue ?? "")
+        case .transport: return .string(try await summary(id).transport.rawValue)
+        case .address: return .string(try await summary(id).address)
         case .online: return .bool(try await summary(id).isOnline)
         case .borderAgentId: return .string(try await summary(id).borderAgentID.map { Hex.encode($0.bytes) } ?? "")
         case .role: return .string(Self.role(of: try await summary(id)))
@@ -271,18 +287,11 @@ extension DaemonRuntime {
     private func dataset(_ id: DeviceID, pending: Bool) async throws -> [UInt8] {
         let summary = try await summary(id)
         guard summary.isOnline else {
-            throw DBusError(DaemonError.unavailable, "the otbr-agent of \(id) is not running")
+            throw DBusError(DaemonError.unavailable, "the otbr-agent of \(id) is not answering")
         }
-        let agent = BorderRouterAgent(connection: connection, interfaceName: summary.interfaceName)
-        do {
-            let tlvs = try await agent.read(pending ? .pendingDatasetTLVs : .activeDatasetTLVs)
-            guard !tlvs.isEmpty else { throw DaemonError.missing("\(id) has no \(pending ? "pending" : "active") dataset") }
-            return tlvs
-        } catch let error as AgentError {
-            if case .openThread(.notFound) = error.cause {
-                throw DaemonError.missing("\(id) has no \(pending ? "pending" : "active") dataset")
-            }
-            throw DaemonError.from(HomeError(.unavailable, error.description))
+        guard let tlvs = try await service.datasetTLVs(of: id, pending: pending) else {
+            throw DaemonError.missing("\(id) has no \(pending ? "pending" : "active") dataset")
         }
+        return tlvs
     }
 }

@@ -104,6 +104,8 @@ actor DaemonRuntime {
         settings.defaultRouter.vendorName = configuration.vendorName
         settings.defaultRouter.productName = configuration.productName
         settings.policyCheckInterval = .seconds(configuration.policyCheckInterval)
+        settings.restPollInterval = .milliseconds(Int64(configuration.restPollInterval * 1000))
+        settings.restTimeout = .milliseconds(Int64(configuration.restTimeout * 1000))
         let firewall: (any HostFirewall)? = configuration.firewall == .nftables ? NFTables(tool: configuration.nftPath) : nil
         settings.commissioningSessionLifetime = .seconds(configuration.matterSessionTimeout)
         settings.commissioningTimeouts = CommissioningTimeouts(
@@ -235,10 +237,12 @@ actor DaemonRuntime {
                     logger.warning("what a router last reported cannot be read back", [("router", router.id.rawValue)])
                 }
             }
+            if router.restURL != nil { continue }  // restoreRemoteRouters
             do { try await service.rememberRouter(id) } catch {
                 logger.warning("a known router cannot be registered", [("router", router.id.rawValue), ("error", error.message)])
             }
         }
+        await restoreRemoteRouters(known)
         await infoCache.restore(snapshots)
     }
 

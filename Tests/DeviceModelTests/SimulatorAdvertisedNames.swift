@@ -1,5 +1,6 @@
 import BorderRouterService
 import DBus
+import DeviceModel
 import OpenThreadBR
 
 /// The names a simulated router would advertise over mDNS, read from otbr-sim's control interface
@@ -8,8 +9,8 @@ import OpenThreadBR
 struct SimulatorAdvertisedNames: AdvertisedNamesSource {
     let connection: Connection
 
-    func advertisedNames(of interfaceName: ThreadInterfaceName) async -> AdvertisedNames? {
-        guard let path = try? ObjectPath("/io/tbrd/Simulator/" + interfaceName.rawValue) else { return nil }
+    func advertisedNames(of id: DeviceID) async -> AdvertisedNames? {
+        guard let interfaceName = try? ThreadInterfaceName(id.rawValue), let path = try? ObjectPath("/io/tbrd/Simulator/" + interfaceName.rawValue) else { return nil }
         let control = RemoteObject(
             connection: connection, destination: interfaceName.busName, path: path, interface: "io.tbrd.Simulator1")
         let vendor = try? await control.property("VendorName", as: String.self)

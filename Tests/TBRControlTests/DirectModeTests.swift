@@ -12,13 +12,16 @@ import Testing
             #expect(text.status == 0)
             #expect(text.stderr == directModeNote, "the direct-mode note comes once")
             let lines = text.stdout.split(separator: "\n")
-            #expect(lines.first?.hasPrefix("ID     INTERFACE  STATE   ROLE    NETWORK         EXTENDED PAN ID   EPSKC") == true)
-            #expect(lines.contains("wpan1  wpan1      online  leader  OpenThreadDemo  1111111122222222  yes"))
+            #expect(lines.first?.hasPrefix("ID     TRANSPORT  ADDRESS  STATE   ROLE    NETWORK         EXTENDED PAN ID   EPSKC") == true)
+            #expect(lines.contains("wpan1  dbus       wpan1    online  leader  OpenThreadDemo  1111111122222222  yes"))
 
             let (listed, routers) = try await rig.jsonArray(["list", "--json"])
             #expect(listed.status == 0)
             #expect(routers.count == 2)
-            #expect(Set(routers[0].keys) == ["id", "interface", "online", "role", "networkName", "extPanId", "epskcSupported"])
+            #expect(
+                Set(routers[0].keys)
+                    == ["id", "interface", "transport", "address", "online", "role", "networkName", "extPanId", "epskcSupported"])
+            #expect(routers[0]["transport"] as? String == "dbus" && routers[0]["address"] as? String == "io.openthread.BorderRouter.wpan0")
             #expect(routers.map { $0["id"] as? String } == ["wpan0", "wpan1"])
             #expect(routers[0]["online"] as? Bool == true && routers[0]["role"] as? String == "leader")
             #expect(routers[0]["networkName"] as? String == "OpenThreadDemo")
@@ -27,7 +30,7 @@ import Testing
 
             let (shown, info) = try await rig.json(["--json", "info", "-d", "wpan1"])
             #expect(shown.status == 0)
-            #expect(Set(info.keys) == ["id", "basicInformation", "capabilities", "network"])
+            #expect(Set(info.keys) == ["id", "transport", "address", "borderAgentId", "basicInformation", "capabilities", "network"])
             #expect(info["id"] as? String == "wpan1")
             let basic = try #require(info["basicInformation"] as? [String: Any])
             #expect(Set(basic.keys) == ["vendorName", "vendorId", "productId", "productName", "softwareVersion"])

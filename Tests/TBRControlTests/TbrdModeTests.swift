@@ -10,16 +10,20 @@ import Testing
         try await withRig(["wpan0", "wpan1"], withTbrd: true) { rig throws in
             let text = try await rig.run(["list"])
             #expect(text.status == 0 && text.stderr == "", "no direct-mode note: \(text.stderr)")
-            #expect(text.stdout.contains("\nwpan0  wpan0      online  leader  OpenThreadDemo  1111111122222222  yes\n"))
+            #expect(text.stdout.contains("\nwpan0  dbus       wpan0    online  leader  OpenThreadDemo  1111111122222222  yes\n"))
 
             let (_, routers) = try await rig.jsonArray(["--json", "list"])
             #expect(routers.map { $0["id"] as? String } == ["wpan0", "wpan1"])
-            #expect(Set(routers[1].keys) == ["id", "interface", "online", "role", "networkName", "extPanId", "epskcSupported"])
+            #expect(
+                Set(routers[1].keys)
+                    == ["id", "interface", "transport", "address", "online", "role", "networkName", "extPanId", "epskcSupported"])
+            #expect(routers[1]["transport"] as? String == "dbus" && routers[1]["address"] as? String == "io.openthread.BorderRouter.wpan1")
             #expect(routers[1]["online"] as? Bool == true && routers[1]["epskcSupported"] as? Bool == true)
 
             let (shown, info) = try await rig.json(["info", "-d", "wpan0", "--json"])
             #expect(shown.status == 0 && shown.stderr == "")
-            #expect(Set(info.keys) == ["id", "basicInformation", "capabilities", "network"])
+            #expect(Set(info.keys) == ["id", "transport", "address", "borderAgentId", "basicInformation", "capabilities", "network"])
+            #expect((info["borderAgentId"] as? String)?.count == 32 && info["transport"] as? String == "dbus")
             let basic = try #require(info["basicInformation"] as? [String: Any])
             // Names come only from mDNS on a real agent (not browsed yet) or tbrd.conf (not set here).
             #expect(basic["vendorName"] as? String == "" && basic["productName"] as? String == "")
@@ -290,7 +294,7 @@ import Testing
             #expect((before["network"] as? [String: Any])?["networkName"] as? String == "OpenThreadDemo")
             try await rig.control("wpan1", "Crash", [.uint32(600_000)])
             try await eventually("wpan1 is offline") {
-                try await rig.run(["list"]).stdout.contains("wpan1  wpan1      offline")
+                try await rig.run(["list"]).stdout.contains("wpan1  dbus       wpan1    offline")
             }
             let info = try await rig.run(["info", "-d", "wpan1"])
             #expect(info.status == 0, "\(info.stderr)")

@@ -44,7 +44,8 @@ struct DirectBackend: RouterBackend {
         var listings: [RouterListing] = []
         for summary in await service.routerSummaries() {
             var listing = RouterListing(
-                id: summary.id.rawValue, interface: summary.interfaceName.rawValue, online: summary.isOnline,
+                id: summary.id.rawValue, interface: summary.interfaceName?.rawValue ?? "", transport: summary.transport.rawValue,
+                address: summary.address, online: summary.isOnline,
                 role: summary.role?.wireName, networkName: nil, extPanId: nil, epskcSupported: false)
             if summary.isOnline, let br = try? await borderRouter(RouterRef(id: summary.id.rawValue)) {
                 let mgmt = br.threadNetworkManagement
@@ -77,7 +78,8 @@ struct DirectBackend: RouterBackend {
             let mgmt = br.threadNetworkManagement
             let network = mgmt.networkInfo.isSupported ? try await mgmt.networkInfo.read() : nil
             return RouterInfo(
-                id: router.id,
+                id: router.id, transport: summary?.transport.rawValue ?? "dbus", address: summary?.address ?? "",
+                borderAgentId: summary?.borderAgentID.map { Hex.encode($0.bytes) },
                 basicInformation: .init(
                     vendorName: basic.vendorName, vendorId: basic.vendorID, productId: basic.productID,
                     productName: basic.productName, softwareVersion: basic.softwareVersion),
@@ -86,7 +88,7 @@ struct DirectBackend: RouterBackend {
                 network: .init(
                     role: summary?.role?.wireName, networkName: network?.networkName, panId: network?.panId.rawValue,
                     extPanId: network.map { $0.extendedPanId.description.lowercased() }, channel: network?.channel.number),
-                interface: summary?.interfaceName.rawValue ?? router.id, online: summary?.isOnline ?? false)
+                interface: summary?.interfaceName?.rawValue ?? router.id, online: summary?.isOnline ?? false)
         } catch {
             throw ErrorMapping.controlError(error, doing: "reading border router \(router.id)")
         }

@@ -1,7 +1,7 @@
 /// What `tbrctl info` shows about one border router; its JSON form is the contract of
-/// `tbrctl --json info`: `{id, basicInformation:{vendorName, vendorId, productId, productName,
-/// softwareVersion}, capabilities:{epskcSupported, internetAccessOption}, network:{role, networkName,
-/// panId, extPanId, channel}}`, with null for what is unknown.
+/// `tbrctl --json info`: `{id, transport, address, borderAgentId, basicInformation:{vendorName, vendorId,
+/// productId, productName, softwareVersion}, capabilities:{epskcSupported, internetAccessOption},
+/// network:{role, networkName, panId, extPanId, channel}}`, with null for what is unknown.
 struct RouterInfo: Sendable, Hashable, Encodable {
     /// Matter `BasicInformation`.
     struct BasicInformation: Sendable, Hashable, Encodable {
@@ -67,6 +67,12 @@ struct RouterInfo: Sendable, Hashable, Encodable {
 
     /// The router id.
     var id: String
+    /// How its agent is reached: `dbus` or `rest`.
+    var transport: String
+    /// Where: the agent's bus name, or its REST API's URL.
+    var address: String
+    /// Its Border Agent ID in hex; nil when unknown.
+    var borderAgentId: String?
     /// Who made it and what it runs.
     var basicInformation: BasicInformation
     /// What it can do.
@@ -79,14 +85,26 @@ struct RouterInfo: Sendable, Hashable, Encodable {
     var online: Bool
 
     private enum CodingKeys: String, CodingKey {
-        case id, basicInformation, capabilities, network
+        case id, transport, address, borderAgentId, basicInformation, capabilities, network
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(id, forKey: .id)
+        try c.encode(transport, forKey: .transport)
+        try c.encode(address, forKey: .address)
+        try c.encode(borderAgentId, forKey: .borderAgentId)
+        try c.encode(basicInformation, forKey: .basicInformation)
+        try c.encode(capabilities, forKey: .capabilities)
+        try c.encode(network, forKey: .network)
     }
 
     /// The text form: one field per line, aligned.
     func render() -> String {
         let n = network
         let rows: [(String, String)] = [
-            ("Router", "\(id) (interface \(interface), \(online ? "online" : "offline"))"),
+            ("Router", "\(id) (\(transport == "rest" ? address : "interface \(interface)"), \(online ? "online" : "offline"))"),
+            ("Border Agent ID", borderAgentId.orDash),
             ("Vendor", basicInformation.vendorName.isEmpty ? "-" : basicInformation.vendorName),
             ("Vendor ID", basicInformation.vendorId.map { "\($0)" } ?? "-"),
             ("Product", basicInformation.productName.isEmpty ? "-" : basicInformation.productName),

@@ -1,10 +1,15 @@
 /// One border router as `tbrctl list` shows it; its JSON form is the contract of `tbrctl --json list`:
-/// `{id, interface, online, role, networkName, extPanId, epskcSupported}` (null when unknown).
+/// `{id, interface, transport, address, online, role, networkName, extPanId, epskcSupported}` (null when
+/// unknown).
 struct RouterListing: Sendable, Hashable, Encodable {
     /// The router id.
     var id: String
-    /// The otbr-agent interface name.
+    /// The otbr-agent interface name; empty for a router on another host.
     var interface: String
+    /// How its agent is reached: `dbus` (this host) or `rest` (another host).
+    var transport: String
+    /// Where: the agent's bus name, or its REST API's URL.
+    var address: String
     /// Whether its otbr-agent is on the bus.
     var online: Bool
     /// `disabled`, `detached`, `child`, `router` or `leader`; nil when unknown.
@@ -17,7 +22,7 @@ struct RouterListing: Sendable, Hashable, Encodable {
     var epskcSupported: Bool
 
     private enum CodingKeys: String, CodingKey {
-        case id, interface, online, role, networkName, extPanId, epskcSupported
+        case id, interface, transport, address, online, role, networkName, extPanId, epskcSupported
     }
 
     /// Encodes every key, with null for what is unknown, so scripts find the same keys on every router.
@@ -25,6 +30,8 @@ struct RouterListing: Sendable, Hashable, Encodable {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(id, forKey: .id)
         try c.encode(interface, forKey: .interface)
+        try c.encode(transport, forKey: .transport)
+        try c.encode(address, forKey: .address)
         try c.encode(online, forKey: .online)
         try c.encode(role, forKey: .role)
         try c.encode(networkName, forKey: .networkName)

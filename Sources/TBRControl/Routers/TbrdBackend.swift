@@ -23,6 +23,11 @@ struct TbrdBackend: RouterBackend {
             interface: TBRDBusAPI.Manager.interface)
     }
 
+    /// `io.tbrd.BorderRouter1` at `path`.
+    func routerObject(_ path: ObjectPath) -> RemoteObject {
+        RemoteObject(connection: connection, destination: TBRDBusAPI.busName, path: path, interface: TBRDBusAPI.BorderRouter.interface)
+    }
+
     /// `io.tbrd.BorderRouter1` of `router`.
     func object(_ router: RouterRef) throws -> RemoteObject {
         guard let text = router.path, let path = try? ObjectPath(text) else {
@@ -106,14 +111,24 @@ struct TbrdBackend: RouterBackend {
         do { rows = try Self.decode(reply, as: [BorderRouterRow].self) } catch {
             throw ErrorMapping.controlError(error, doing: "listing tbrd's border routers")
         }
-        return rows.map { row in
-            (
+        var entries: [(path: ObjectPath, listing: RouterListing)] = []
+        for row in rows {
+            // The row has no transport (its signature is a contract): a router without an interface is
+            // on another host, and only its object says where.
+            var transport = "dbus", address = row.interface.isEmpty ? "" : "io.openthread.BorderRouter." + row.interface
+            if row.interface.isEmpty, let values = try? await sendGetAll(routerObject(row.path)) {
+                if case .string(let t)? = values[TBRDBusAPI.BorderRouter.Property.transport.rawValue] { transport = t }
+                if case .string(let a)? = values[TBRDBusAPI.BorderRouter.Property.address.rawValue] { address = a }
+            }
+            entries.append((
                 row.path,
                 RouterListing(
-                    id: row.id, interface: row.interface, online: row.online, role: row.role.nilIfEmpty,
-                    networkName: row.networkName.nilIfEmpty, extPanId: row.extPanId.nilIfEmpty, epskcSupported: row.epskcSupported)
-            )
-        }.sorted { $0.listing.id < $1.listing.id }
+                    id: row.id, interface: row.interface, transport: transport, address: address, online: row.online,
+                    role: row.role.nilIfEmpty, networkName: row.networkName.nilIfEmpty, extPanId: row.extPanId.nilIfEmpty,
+                    epskcSupported: row.epskcSupported)
+            ))
+        }
+        return entries.sorted { $0.listing.id < $1.listing.id }
     }
 
     /// The single value of a reply, as `T`.
@@ -170,7 +185,8 @@ struct TbrdBackend: RouterBackend {
         func flag(_ key: Property) -> Bool { (try? p[key.rawValue]?.decode(as: Bool.self)) ?? false }
         let hasNetwork = !string(.networkName).isEmpty || !string(.extPanId).isEmpty
         return RouterInfo(
-            id: string(.id).nilIfEmpty ?? router.id,
+            id: string(.id).nilIfEmpty ?? router.id, transport: string(.transport).nilIfEmpty ?? "dbus", address: string(.address),
+            borderAgentId: string(.borderAgentId).nilIfEmpty,
             basicInformation: .init(
                 vendorName: string(.vendorName), vendorId: number(.vendorId).flatMap { $0 == 0 ? nil : $0 },
                 productId: number(.productId).flatMap { $0 == 0 ? nil : $0 }, productName: string(.productName),
@@ -182,7 +198,7 @@ struct TbrdBackend: RouterBackend {
                 role: string(.role).nilIfEmpty, networkName: hasNetwork ? string(.networkName).nilIfEmpty : nil,
                 panId: hasNetwork ? number(.panId) : nil, extPanId: hasNetwork ? string(.extPanId).nilIfEmpty : nil,
                 channel: hasNetwork ? number(.channel) : nil),
-            interface: string(.interface).nilIfEmpty ?? router.id, online: flag(.online))
+            interface: string(.interface), online: flag(.online))
     }
 
     // MARK: commands

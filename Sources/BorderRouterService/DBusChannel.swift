@@ -1,0 +1,171 @@
+import DBus
+import DeviceModel
+import MeshCoP
+import OpenThreadBR
+import TBRFoundation
+
+/// A border router's otbr-agent on this host's D-Bus (`io.openthread.BorderRouter.<if>`), through
+/// ``OpenThreadBR/BorderRouterAgent``.
+struct DBusChannel: RouterChannel {
+    let agent: BorderRouterAgent
+    let logger: Logger
+
+    var transport: RouterTransport { .dbus }
+    var address: String { agent.busName.rawValue }
+    var agentName: String { "otbr-agent for \(agent.interfaceName)" }
+
+    func currentInstance() async -> String? {
+        try? await agent.connection.nameOwner(of: agent.busName)
+    }
+
+    func readIdentity() async throws(RouterCallError) -> RouterIdentity {
+        do {
+            let (role, version, id, xa) = try await agent.read(.deviceRole, .otbrVersion, .borderAgentID, .extendedAddress)
+            return RouterIdentity(role: role, borderAgentID: id, extendedAddress: xa, softwareVersion: version, wholeNetworkMigration: true)
+        } catch where error.cause == .notSupported {
+            // An NCP agent has no GetProperties (nor AttachAllNodesTo); it still joins and leaves.
+            let role = try await call { () throws(AgentError) in try await agent.deviceRole() }
+            return RouterIdentity(role: role, borderAgentID: nil, extendedAddress: nil, softwareVersion: nil, wholeNetworkMigration: false)
+        } catch {
+            throw Self.error(error)
+        }
+    }
+
+    func deviceRole() async throws(RouterCallError) -> DeviceRole {
+        try await call { () throws(AgentError) in try await agent.deviceRole() }
+    }
+
+    func activeDataset() async throws(RouterCallError) -> OperationalDataset? {
+        try await call { () throws(AgentError) in try await agent.activeDataset() }
+    }
+
+    func datasetTLVs(pending: Bool) async throws(RouterCallError) -> [UInt8]? {
+        let tlvs = try await call { () throws(AgentError) in
+            pending ? try await agent.pendingDatasetTLVs() : try await agent.activeDatasetTLVs()
+        }
+        return tlvs?.isEmpty == false ? tlvs : nil
+    }
+
+    func epskcEnabled() async throws(RouterCallError) -> Bool {
+        try await call { () throws(AgentError) in try await agent.read(.ephemeralKeyEnabled) }
+    }
+
+    func internetAccess() async throws(RouterCallError) -> ThreadNetworkCapabilitiesTrait.InternetAccessOption {
+        let built = try await call { () throws(AgentError) in try await agent.read(.capabilities) }
+        return .init(nat64: built.supportsNat64, dhcpv6PrefixDelegation: built.supportsDhcp6PD)
+    }
+
+    func softwareVersion() async throws(RouterCallError) -> String {
+        try await call { () throws(AgentError) in try await agent.read(.otbrVersion) }
+    }
+
+    func activateEpskc(lifetime: Duration, readingFirst: Bool) async -> (TelemetryResult?, Result<EphemeralKey, RouterCallError>) {
+        if readingFirst {
+            // The read and the activation leave together; the agent answers the read first, so it sees the
+            // counters before the key, one round trip sooner.
+            let (read, key) = await agent.activateEphemeralKeyMode(lifetime: lifetime, readingFirst: .borderAgentTelemetry)
+            return (telemetryResult(read), key.mapError(Self.error))
+        }
+        do { return (nil, .success(try await agent.activateEphemeralKeyMode(lifetime: lifetime))) } catch {
+            return (nil, .failure(Self.error(error)))
+        }
+    }
+
+    func deactivateEpskc(retainActiveSession: Bool, readingFirst: Bool) async -> (TelemetryResult?, Result<Void, RouterCallError>) {
+        if readingFirst {
+            let (read, done) = await agent.deactivateEphemeralKeyMode(
+                retainActiveSession: retainActiveSession, readingFirst: .borderAgentTelemetry)
+            return (telemetryResult(read), done.mapError(Self.error))
+        }
+        do { return (nil, .success(try await agent.deactivateEphemeralKeyMode(retainActiveSession: retainActiveSession))) } catch {
+            return (nil, .failure(Self.error(error)))
+        }
+    }
+
+    /// Reads `TelemetryData` (which consumes the agent's completed journeys: only this router's driver
+    /// reads it, and only while a key is active or one is being activated).
+    func readEpskcEvidence() async -> TelemetryResult {
+        do { return telemetryResult(.success(try await agent.read(.borderAgentTelemetry))) } catch {
+            return telemetryResult(.failure(error))
+        }
+    }
+
+    /// What a `TelemetryData` read means to the machine: a reading, an agent without the API, or a failure.
+    private func telemetryResult(_ read: Result<BorderAgentTelemetry, AgentError>) -> TelemetryResult {
+        switch read {
+        case .success(let t):
+            return .read(TelemetryReading(counters: t.counters, journeys: t.journeys))
+        case .failure(let error) where Self.isMissing(error) || error.openThreadError == .notImplemented:
+            return .unavailable
+        case .failure(let error):
+            logger.debug("could not read TelemetryData", [("agent", address), ("error", error.description)])
+            return .failed
+        }
+    }
+
+    func attachAllNodes(to tlvs: [UInt8]) async throws(RouterCallError) -> Duration {
+        try await call { () throws(AgentError) in try await agent.attachAllNodes(to: tlvs) }
+    }
+
+    /// `Join`; if the agent answers `InvalidState` (its host "Thread enabled" state is off, as after a
+    /// start), `SetThreadEnabled(true)` and `Join` again.
+    func join(_ tlvs: [UInt8]) async throws(RouterCallError) {
+        try await call { () throws(AgentError) in
+            do throws(AgentError) {
+                try await agent.join(tlvs)
+            } catch where error.openThreadError == .invalidState {
+                try await agent.setThreadEnabled(true)
+                try await agent.join(tlvs)
+            }
+        }
+    }
+
+    func leaveNetwork(timeout: Duration) async throws(RouterCallError) {
+        try await call { () throws(AgentError) in try await agent.leaveNetwork(timeout: timeout) }
+    }
+
+    /// `DeviceRole` and `ActiveDatasetTlvs` signals (the agent signals nothing else of use here), until the
+    /// task is cancelled or the connection closes; the subscription survives agent restarts. Presence comes
+    /// from the service's discovery of bus names.
+    func observations() async -> AsyncStream<RouterObservation> {
+        let (stream, continuation) = AsyncStream.makeStream(of: RouterObservation.self)
+        let changes: AgentEventStream<PropertyChange>
+        do { changes = try await agent.propertyChanges() } catch {
+            logger.info("could not follow the router's signals", [("agent", address), ("error", error.description)])
+            continuation.finish()
+            return stream
+        }
+        let task = Task { [logger, address] in
+            do {
+                for try await change in changes {
+                    switch (change.name, change.value) {
+                    case ("DeviceRole", .string(let role)): continuation.yield(.role(DeviceRole(wireName: role)))
+                    case ("ActiveDatasetTlvs", .bytes(let tlvs)): continuation.yield(.activeDataset(tlvs))
+                    default: break
+                    }
+                }
+            } catch {
+                logger.debug("the router's signals ended", [("agent", address), ("error", "\(error)")])
+            }
+            continuation.finish()
+        }
+        continuation.onTermination = { _ in task.cancel() }
+        return stream
+    }
+
+    // MARK: errors
+
+    private func call<T>(_ body: () async throws(AgentError) -> T) async throws(RouterCallError) -> T {
+        do { return try await body() } catch { throw Self.error(error) }
+    }
+
+    /// The method or value does not exist on this agent: an NCP agent, a build without the feature, or a
+    /// property getter that answers `NotFound`.
+    static func isMissing(_ error: AgentError) -> Bool {
+        error.cause == .notSupported || error.openThreadError == .notFound
+    }
+
+    static func error(_ error: AgentError) -> RouterCallError {
+        RouterCallError(code: error.homeCode, reason: error.reason, description: error.description, isMissing: isMissing(error))
+    }
+}

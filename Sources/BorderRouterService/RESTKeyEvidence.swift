@@ -1,0 +1,36 @@
+import OpenThreadBR
+import OpenThreadREST
+
+/// What successive reads of an agent's `GET /node/ba-epskc/key` say about its keys, in the terms of the
+/// telemetry ``EpskcSessionMachine`` reads from a D-Bus agent: REST has no counters and no journeys, only
+/// the key's state now (`../shared/otbr/rest.md`).
+///
+/// A key whose state was seen `connected` or `accepted` was used: a commissioner completed the DTLS
+/// handshake with it (the agent keeps showing `connected` until 2 s after the session closes, so reads
+/// well under 2 s apart see it). A read that finds no key (`stopped`, `disabled`) reports the end as a
+/// completed journey: `REMOTE_CLOSE` (→ `keyUsed`) when use was seen since the last end, else with no
+/// reason, which leaves the verdict to the deadline (`expired` at or after it, `unspecified`/`endedEarly`
+/// before). The machine only asks while a key is active or being started or stopped, and ignores a
+/// journey when no session is open, so an end reported twice ends nothing twice.
+///
+/// Pure: no clock, no I/O.
+struct RESTKeyEvidence: Sendable {
+    /// Whether a read since the last end saw the key `connected` or `accepted`.
+    private(set) var sawUse = false
+
+    /// Takes in one read and says what it shows, as the machine reads telemetry.
+    mutating func reading(after read: RESTEpskcKeyState) -> TelemetryReading {
+        switch read.state {
+        case .started:
+            return TelemetryReading(counters: nil)
+        case .connected, .accepted:
+            sawUse = true
+            return TelemetryReading(counters: nil)
+        case .stopped, .disabled:
+            var journey = EpskcJourney()
+            journey.deactivationReason = sawUse ? .remoteClose : nil
+            sawUse = false
+            return TelemetryReading(counters: nil, journeys: [journey])
+        }
+    }
+}
