@@ -97,7 +97,7 @@ let package = Package(
             name: "TBRControl",
             dependencies: [
                 "TBRCommandLine", "TBRFoundation", "MeshCoP", "MatterOnboarding", "DBus", "OpenThreadBR", "DeviceModel",
-                "BorderRouterService", "TBRDBusAPI", "MDNS", "BorderAgentDiscovery", "TBRLifecycle",
+                "BorderRouterService", "TBRDBusAPI", "MDNS", "BorderAgentDiscovery", "TBRLifecycle", "HTTP", "OpenThreadREST",
             ],
             swiftSettings: strict),
 

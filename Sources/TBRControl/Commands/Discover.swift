@@ -12,8 +12,10 @@ struct Discover: ControlCommand {
             Browses _meshcop._udp and _meshcop-e._udp through avahi-daemon for --timeout seconds and lists \
             every border agent found (any vendor), grouped by network: instance name, vendor and model, \
             role, ePSKc support and whether a key is active, addresses and port, and whether tbrd manages \
-            it (one of tbrd's routers has its Border Agent ID). Works without tbrd. A TXT record that is \
-            malformed is shown with its problems, never dropped.
+            it (one of tbrd's routers has its Border Agent ID). Each agent is then asked, on every address \
+            at once and for about a second in all, whether it serves otbr-agent's REST API on port 8081 \
+            (/.well-known/thread/br-rest): its URL is shown as restUrl, for 'tbrctl router add'. Works without \
+            tbrd. A TXT record that is malformed is shown with its problems, never dropped.
 
             Exit status: 0 (also when nothing is found), 69 when avahi-daemon is not running.
             """)
@@ -40,7 +42,14 @@ struct Discover: ControlCommand {
         let table = await BorderAgentBrowser(client: mdns).run(until: ContinuousClock.now.advanced(by: timeout))
         await mdns.close()
         let managed = await ManagedAgents.lookUp(context)
-        let rows = DiscoveredAgentRow.sorted(table.all.map { DiscoveredAgentRow($0, managedBy: managed) })
+        let agents = table.all
+        let urls = await RESTProbe.urls(of: agents.map(\.addresses))
+        let rows = DiscoveredAgentRow.sorted(
+            agents.enumerated().map { i, agent in
+                var row = DiscoveredAgentRow(agent, managedBy: managed)
+                row.restUrl = urls[i]
+                return row
+            })
         if context.json {
             try context.writeJSON(rows)
         } else if rows.isEmpty {
@@ -68,6 +77,7 @@ struct Discover: ControlCommand {
             lines.append("    \(facts.joined(separator: ", "))")
             lines.append("    \(row.addresses.isEmpty ? "-" : row.addresses.joined(separator: " ")) port \(row.port)")
             if let id = row.borderAgentId { lines.append("    border agent \(id)") }
+            if let url = row.restUrl { lines.append("    REST API \(url)") }
             for problem in row.problems { lines.append("    problem: \(problem)") }
         }
         return lines.joined(separator: "\n")

@@ -4,8 +4,8 @@ import TBRFoundation
 
 /// One Border Agent as `tbrctl discover` shows it; its JSON form is the contract of
 /// `tbrctl --json discover`: `{instance, networkName, extPanId, vendorName, modelName, role,
-/// epskcSupported, epskcActive, addresses, port, borderAgentId, managed, router, problems}`, null when
-/// unknown.
+/// epskcSupported, epskcActive, addresses, port, borderAgentId, managed, router, restUrl, problems}`, null
+/// when unknown.
 struct DiscoveredAgentRow: Sendable, Hashable, Encodable {
     /// The `_meshcop._udp` instance name.
     var instance: String
@@ -34,6 +34,9 @@ struct DiscoveredAgentRow: Sendable, Hashable, Encodable {
     var managed: Bool
     /// The id of the tbrd router it is; nil unless managed.
     var router: String?
+    /// Its otbr-agent REST API (`http://ADDRESS:8081`) when `/.well-known/thread/br-rest` answered there;
+    /// nil otherwise (``RESTProbe``).
+    var restUrl: String?
     /// What was wrong in its TXT record, one sentence each (`{"key", "message"}` in JSON).
     var problems: [TXTProblem]
 
@@ -93,7 +96,7 @@ struct DiscoveredAgentRow: Sendable, Hashable, Encodable {
 
     private enum CodingKeys: String, CodingKey {
         case instance, networkName, extPanId, vendorName, modelName, role, epskcSupported, epskcActive, addresses, port
-        case borderAgentId, managed, router, problems
+        case borderAgentId, managed, router, restUrl, problems
     }
 
     /// Encodes every key, null for what is unknown.
@@ -112,6 +115,7 @@ struct DiscoveredAgentRow: Sendable, Hashable, Encodable {
         try c.encode(borderAgentId, forKey: .borderAgentId)
         try c.encode(managed, forKey: .managed)
         try c.encode(router, forKey: .router)
+        try c.encode(restUrl, forKey: .restUrl)
         try c.encode(problems, forKey: .problems)
     }
 }
