@@ -25,7 +25,7 @@ DEB_PACKAGES = pkg-config libdbus-1-dev libavahi-client-dev libssl-dev libsqlite
                libnl-route-3-200 libglib2.0-0 openssl
 # And what the benchmarks need besides: a C compiler for bench/dbus-raw.c (libnl-route-3-200, which the
 # CHIP SDK's library links, is in DEB_PACKAGES already: the tests run python-matter-server).
-BENCH_PACKAGES = gcc
+BENCH_PACKAGES = gcc curl
 
 .PHONY: all deps bench-deps build test tsan fuzz-smoke fuzz bench bench-quick demo install clean matter-server
 

@@ -22,10 +22,11 @@ if [ "$quick" -eq 1 ]; then
         "meshcop|bench/meshcop.sh 2000"
         "matter|bench/matter.sh 2000"
         "tbrd|env IDLE_SECONDS=1 bench/tbrd.sh 3"
-        "policy|bench/policy.sh 3")
+        "policy|bench/policy.sh 3"
+        "rest|bench/rest.sh 3")
 else
   runs=("dbus|bench/dbus.sh" "meshcop|bench/meshcop.sh" "matter|bench/matter.sh" "tbrd|bench/tbrd.sh"
-        "policy|bench/policy.sh")
+        "policy|bench/policy.sh" "rest|bench/rest.sh")
 fi
 
 logs=bench/build/logs

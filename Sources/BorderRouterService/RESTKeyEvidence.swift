@@ -13,6 +13,10 @@ import OpenThreadREST
 /// before). The machine only asks while a key is active or being started or stopped, and ignores a
 /// journey when no session is open, so an end reported twice ends nothing twice.
 ///
+/// Each reading also carries counters that say only whether a key is active now (one activation, or
+/// none): enough for the machine's "may a key be active" check when a poll saw someone else's key, so
+/// that a key seen just before tbrd deleted it opens no session after its end.
+///
 /// Pure: no clock, no I/O.
 struct RESTKeyEvidence: Sendable {
     /// Whether a read since the last end saw the key `connected` or `accepted`.
@@ -22,15 +26,22 @@ struct RESTKeyEvidence: Sendable {
     mutating func reading(after read: RESTEpskcKeyState) -> TelemetryReading {
         switch read.state {
         case .started:
-            return TelemetryReading(counters: nil)
+            return TelemetryReading(counters: Self.counters(keyActive: true))
         case .connected, .accepted:
             sawUse = true
-            return TelemetryReading(counters: nil)
+            return TelemetryReading(counters: Self.counters(keyActive: true))
         case .stopped, .disabled:
             var journey = EpskcJourney()
             journey.deactivationReason = sawUse ? .remoteClose : nil
             sawUse = false
-            return TelemetryReading(counters: nil, journeys: [journey])
+            return TelemetryReading(counters: Self.counters(keyActive: false), journeys: [journey])
         }
+    }
+
+    /// Counters that say whether a key is active, and nothing else.
+    static func counters(keyActive: Bool) -> BorderAgentCounters {
+        var c = BorderAgentCounters()
+        c.epskcActivations = keyActive ? 1 : 0
+        return c
     }
 }

@@ -89,3 +89,22 @@ import Testing
         #expect(end.reason == .cancelled)
     }
 }
+
+extension RESTKeyEvidenceTests {
+    @Test func aKeySeenByAPollJustBeforeTbrdDeletedItOpensNoSessionAfterItsEnd() throws {
+        var rig = Rig()
+        _ = rig.open(seconds: 60)
+        #expect(rig.h.machine.deactivationRequested(retainActiveSession: false) == [.readTelemetry])
+        _ = rig.h.machine.telemetryRead(rig.read(.started), now: rig.h.now)
+        #expect(rig.h.machine.deactivationSucceeded(now: rig.h.now).ended?.reason == .cancelled)
+        // The poll that saw the key started is handled now: the machine reads the state, which says no key.
+        let key = EpskcSessionMachine.Grant(id: .random(), validSeconds: 0, now: rig.h.now, wall: rig.h.wall)
+        #expect(rig.h.machine.serviceAppeared(key, now: rig.h.now) == [.readTelemetry])
+        _ = rig.h.machine.telemetryRead(rig.read(.stopped), now: rig.h.now)
+        #expect(rig.h.machine.session == nil, "no phantom session")
+        // Someone else's key that is really there opens one.
+        #expect(rig.h.machine.serviceAppeared(key, now: rig.h.now) == [.readTelemetry])
+        let opened = rig.h.machine.telemetryRead(rig.read(.started), now: rig.h.now)
+        #expect(opened.started?.validDurationSeconds == 0 && rig.h.machine.session != nil)
+    }
+}
