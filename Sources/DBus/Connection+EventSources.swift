@@ -14,19 +14,19 @@ extension ConnectionHandle {
         dispatchPrecondition(condition: .onQueue(queue))
         self.owner = owner
         let data = Unmanaged.passUnretained(self).toOpaque()
-        _ = LibDBus.connection_set_watch_functions(
+        _ = LibDBus.c.connection_set_watch_functions(
             raw,
             { watch, data in WatchBox.add(watch!, handle: ConnectionHandle.from(data)) },
             { watch, data in WatchBox.remove(watch!, handle: ConnectionHandle.from(data)) },
             { watch, data in WatchBox.toggled(watch!, handle: ConnectionHandle.from(data)) },
             data, nil)
-        _ = LibDBus.connection_set_timeout_functions(
+        _ = LibDBus.c.connection_set_timeout_functions(
             raw,
             { timeout, data in TimeoutBox.add(timeout!, handle: ConnectionHandle.from(data)) },
             { timeout, data in TimeoutBox.remove(timeout!, handle: ConnectionHandle.from(data)) },
             { timeout, data in TimeoutBox.toggled(timeout!, handle: ConnectionHandle.from(data)) },
             data, nil)
-        LibDBus.connection_set_dispatch_status_function(
+        LibDBus.c.connection_set_dispatch_status_function(
             raw,
             { _, status, data in
                 let handle = ConnectionHandle.from(data)
@@ -34,7 +34,7 @@ extension ConnectionHandle {
                 if status == DBUS_DISPATCH_DATA_REMAINS { handle.scheduleDrain() }
             },
             data, nil)
-        _ = LibDBus.connection_add_filter(
+        _ = LibDBus.c.connection_add_filter(
             raw,
             { _, message, data in
                 let handle = ConnectionHandle.from(data)
@@ -52,9 +52,9 @@ extension ConnectionHandle {
     /// timeout through the callbacks below, which cancel their sources. On `queue`.
     func removeEventSources() {
         dispatchPrecondition(condition: .onQueue(queue))
-        LibDBus.connection_set_dispatch_status_function(raw, nil, nil, nil)
-        _ = LibDBus.connection_set_watch_functions(raw, nil, nil, nil, nil, nil)
-        _ = LibDBus.connection_set_timeout_functions(raw, nil, nil, nil, nil, nil)
+        LibDBus.c.connection_set_dispatch_status_function(raw, nil, nil, nil)
+        _ = LibDBus.c.connection_set_watch_functions(raw, nil, nil, nil, nil, nil)
+        _ = LibDBus.c.connection_set_timeout_functions(raw, nil, nil, nil, nil, nil)
         owner = nil
     }
 
@@ -72,8 +72,8 @@ extension ConnectionHandle {
     func drain() {
         dispatchPrecondition(condition: .onQueue(queue))
         var budget = 64
-        while !isClosed, LibDBus.connection_get_dispatch_status(raw) == DBUS_DISPATCH_DATA_REMAINS {
-            _ = LibDBus.connection_dispatch(raw)
+        while !isClosed, LibDBus.c.connection_get_dispatch_status(raw) == DBUS_DISPATCH_DATA_REMAINS {
+            _ = LibDBus.c.connection_dispatch(raw)
             budget -= 1
             if budget == 0 {
                 // Let other work on the queue (callers' sends, timers) run between large bursts.
@@ -102,9 +102,9 @@ final class WatchBox {
 
     static func add(_ watch: OpaquePointer, handle: ConnectionHandle) -> dbus_bool_t {
         dispatchPrecondition(condition: .onQueue(handle.queue))
-        let fd = fcntl(LibDBus.watch_get_unix_fd(watch), F_DUPFD_CLOEXEC, 0)
+        let fd = fcntl(LibDBus.c.watch_get_unix_fd(watch), F_DUPFD_CLOEXEC, 0)
         guard fd >= 0 else { return 0 }
-        let writable = LibDBus.watch_get_flags(watch) & tbrd_dbus_watch_writable != 0
+        let writable = LibDBus.c.watch_get_flags(watch) & tbrd_dbus_watch_writable != 0
         let source: any DispatchSourceProtocol =
             writable
             ? DispatchSource.makeWriteSource(fileDescriptor: fd, queue: handle.queue)
@@ -114,34 +114,34 @@ final class WatchBox {
         source.setEventHandler { [unowned handle] in
             dispatchPrecondition(condition: .onQueue(handle.queue))
             guard !handle.isClosed else { return }
-            _ = LibDBus.watch_handle(watch, condition)
+            _ = LibDBus.c.watch_handle(watch, condition)
             handle.drain()
         }
         let box = WatchBox(source: source)
-        LibDBus.watch_set_data(watch, Unmanaged.passRetained(box).toOpaque()) { data in
+        LibDBus.c.watch_set_data(watch, Unmanaged.passRetained(box).toOpaque()) { data in
             Unmanaged<WatchBox>.fromOpaque(data!).release()
         }
         source.activate()
         box.suspended = false
-        if LibDBus.watch_get_enabled(watch) == 0 { box.suspend() }
+        if LibDBus.c.watch_get_enabled(watch) == 0 { box.suspend() }
         return 1
     }
 
     static func remove(_ watch: OpaquePointer, handle: ConnectionHandle) {
         dispatchPrecondition(condition: .onQueue(handle.queue))
-        guard let data = LibDBus.watch_get_data(watch) else { return }
+        guard let data = LibDBus.c.watch_get_data(watch) else { return }
         let box = Unmanaged<WatchBox>.fromOpaque(data).takeUnretainedValue()
         box.source.cancel()
         // A suspended source never delivers its cancellation; resume it so libdispatch lets go of it.
         box.resume()
-        LibDBus.watch_set_data(watch, nil, nil)
+        LibDBus.c.watch_set_data(watch, nil, nil)
     }
 
     static func toggled(_ watch: OpaquePointer, handle: ConnectionHandle) {
         dispatchPrecondition(condition: .onQueue(handle.queue))
-        guard let data = LibDBus.watch_get_data(watch) else { return }
+        guard let data = LibDBus.c.watch_get_data(watch) else { return }
         let box = Unmanaged<WatchBox>.fromOpaque(data).takeUnretainedValue()
-        if LibDBus.watch_get_enabled(watch) != 0 { box.resume() } else { box.suspend() }
+        if LibDBus.c.watch_get_enabled(watch) != 0 { box.resume() } else { box.suspend() }
     }
 
     private func suspend() {
@@ -171,33 +171,33 @@ final class TimeoutBox {
         timer.setEventHandler { [unowned handle] in
             dispatchPrecondition(condition: .onQueue(handle.queue))
             guard !handle.isClosed else { return }
-            _ = LibDBus.timeout_handle(timeout)
+            _ = LibDBus.c.timeout_handle(timeout)
             handle.drain()
         }
-        LibDBus.timeout_set_data(timeout, Unmanaged.passRetained(box).toOpaque()) { data in
+        LibDBus.c.timeout_set_data(timeout, Unmanaged.passRetained(box).toOpaque()) { data in
             Unmanaged<TimeoutBox>.fromOpaque(data!).release()
         }
         box.schedule(timeout)
         timer.activate()
         box.suspended = false
-        if LibDBus.timeout_get_enabled(timeout) == 0 { box.suspend() }
+        if LibDBus.c.timeout_get_enabled(timeout) == 0 { box.suspend() }
         return 1
     }
 
     static func remove(_ timeout: OpaquePointer, handle: ConnectionHandle) {
         dispatchPrecondition(condition: .onQueue(handle.queue))
-        guard let data = LibDBus.timeout_get_data(timeout) else { return }
+        guard let data = LibDBus.c.timeout_get_data(timeout) else { return }
         let box = Unmanaged<TimeoutBox>.fromOpaque(data).takeUnretainedValue()
         box.timer.cancel()
         box.resume()
-        LibDBus.timeout_set_data(timeout, nil, nil)
+        LibDBus.c.timeout_set_data(timeout, nil, nil)
     }
 
     static func toggled(_ timeout: OpaquePointer, handle: ConnectionHandle) {
         dispatchPrecondition(condition: .onQueue(handle.queue))
-        guard let data = LibDBus.timeout_get_data(timeout) else { return }
+        guard let data = LibDBus.c.timeout_get_data(timeout) else { return }
         let box = Unmanaged<TimeoutBox>.fromOpaque(data).takeUnretainedValue()
-        if LibDBus.timeout_get_enabled(timeout) != 0 {
+        if LibDBus.c.timeout_get_enabled(timeout) != 0 {
             box.schedule(timeout)
             box.resume()
         } else {
@@ -206,7 +206,7 @@ final class TimeoutBox {
     }
 
     private func schedule(_ timeout: OpaquePointer) {
-        let ms = Int(LibDBus.timeout_get_interval(timeout))
+        let ms = Int(LibDBus.c.timeout_get_interval(timeout))
         timer.schedule(deadline: .now() + .milliseconds(ms), repeating: .milliseconds(ms))
     }
 
