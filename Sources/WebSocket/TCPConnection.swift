@@ -6,16 +6,18 @@ import Glibc
 #endif
 
 /// A TCP connection on a serial Dispatch queue of its own, which is also the actor's executor: the
-/// socket is non-blocking, readiness comes from a `DescriptorWatch` (which owns the socket and closes it),
-/// and its handler reaches the actor's state with `assumeIsolated`. No thread blocks on the socket; name resolution
-/// (`getaddrinfo`) blocks this queue only, never the cooperative pool. A client connection is made by
+/// socket is non-blocking, readiness comes from a `DescriptorWatch` (which owns the socket and closes
+/// it), and its handler reaches the actor's state with `assumeIsolated`. No thread blocks on the socket;
+/// name resolution (`getaddrinfo`) blocks this queue only, never the cooperative pool. A client connection is made by
 /// ``connect()``; a server's comes from ``adopt(_:peer:keepalive:)`` with a socket its listener accepted.
 /// Both carry TCP keepalive (``TCPKeepalive``).
 ///
 /// Reads are pulled: ``read()`` waits for one chunk, so a slow reader leaves data in the kernel (back
 /// pressure) rather than in memory. Writes are queued and written whole, in order, never interleaved.
-/// Cancelling a waiting ``read()`` fails it; cancelling a ``write(_:)`` closes the connection (a frame
-/// half written cannot be taken back); ``enqueue(_:)`` queues bytes without waiting for them.
+/// Cancelling a waiting ``read()`` fails it; cancelling a ``write(_:)`` fails that write alone and leaves
+/// the connection to everyone else (its bytes are dropped if none was written yet, and otherwise written
+/// to the end without a waiter: half a frame cannot be taken back, and cutting it would end the
+/// connection for every other caller); ``enqueue(_:)`` queues bytes without waiting for them.
 actor TCPConnection {
     private let executor: DispatchQueueExecutor
     nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
@@ -25,7 +27,9 @@ actor TCPConnection {
     /// The socket's descriptor while open.
     var currentDescriptor: Int32? { socket?.descriptor }
     private var reader: CheckedContinuation<[UInt8], any Error>?
-    private var writes: [(bytes: ArraySlice<UInt8>, done: CheckedContinuation<Void, any Error>?)] = []
+    private var writes: [PendingWrite] = []
+    /// The id of the last ``write(_:)``.
+    private var lastWriteID: UInt64 = 0
     /// The bytes in ``writes`` not yet written.
     private(set) var queuedBytes = 0
     private var connecting: CheckedContinuation<Void, any Error>?
@@ -251,22 +255,38 @@ actor TCPConnection {
 
     // MARK: writing
 
+    /// Bytes to write, in order.
+    private struct PendingWrite {
+        var bytes: ArraySlice<UInt8>
+        /// The caller waiting for them; nil for ``enqueue(_:)``'s and for a write whose caller gave up
+        /// after part of it was written.
+        var done: CheckedContinuation<Void, any Error>?
+        /// The ``write(_:)`` they came from (0 for ``enqueue(_:)``), for its cancellation.
+        let id: UInt64
+        /// Whether some of them are on the wire.
+        var started: Bool { bytes.startIndex > 0 }
+    }
+
     /// Writes all of `bytes`, after the writes queued before it.
-    /// - Throws: ``WebSocketError/connectionLost(_:)``, ``WebSocketError/closedLocally``; when the task is
-    ///   cancelled before the bytes are written the connection is closed and ``WebSocketError/cancelled``
-    ///   thrown.
+    /// - Throws: ``WebSocketError/connectionLost(_:)``, ``WebSocketError/closedLocally``;
+    ///   ``WebSocketError/cancelled`` when the task is cancelled before the bytes are written, which ends
+    ///   this write only (see ``abandonWrite(_:)``), not the connection.
     func write(_ bytes: [UInt8]) async throws(WebSocketError) {
         if let failure { throw failure }
         guard socket != nil else { throw .closedLocally }
+        // A task already cancelled still writes what the socket takes at once (a close frame on the way
+        // out of a cancelled handler, say); the rest is abandoned as below.
+        lastWriteID += 1
+        let id = lastWriteID
         do {
             try await withTaskCancellationHandler {
                 try await withCheckedThrowingContinuation { (c: CheckedContinuation<Void, any Error>) in
-                    writes.append((bytes[...], c))
+                    writes.append(PendingWrite(bytes: bytes[...], done: c, id: id))
                     queuedBytes += bytes.count
                     if writes.count == 1 { flush() }
                 }
             } onCancel: {
-                executor.queue.async { [self] in self.assumeIsolated { $0.cancelWrites() } }
+                executor.queue.async { [self] in self.assumeIsolated { $0.abandonWrite(id) } }
             }
         } catch let error as WebSocketError {
             throw error
@@ -287,7 +307,7 @@ actor TCPConnection {
     func enqueue(_ bytes: [UInt8]) -> Bool {
         guard failure == nil, socket != nil else { return false }
         guard queuedBytes <= Self.maximumBacklog else { return false }
-        writes.append((bytes[...], nil))
+        writes.append(PendingWrite(bytes: bytes[...], done: nil, id: 0))
         queuedBytes += bytes.count
         if writes.count == 1 { flush() }
         return true
@@ -328,9 +348,19 @@ actor TCPConnection {
         flush()
     }
 
-    private func cancelWrites() {
-        guard !writes.isEmpty else { return }
-        fail(.cancelled)
+    /// The caller of write `id` gave up (its task was cancelled: it stopped, or its time limit passed).
+    /// Its bytes are dropped if none is on the wire yet; otherwise they are written to the end without a
+    /// waiter, since half a frame cannot be taken back and cutting it would end the connection for every
+    /// other caller. Either way the caller gets ``WebSocketError/cancelled`` now.
+    private func abandonWrite(_ id: UInt64) {
+        guard let index = writes.firstIndex(where: { $0.id == id }), let done = writes[index].done else { return }
+        if writes[index].started {
+            writes[index].done = nil
+        } else {
+            queuedBytes -= writes[index].bytes.count
+            writes.remove(at: index)
+        }
+        done.resume(throwing: WebSocketError.cancelled)
     }
 
     // MARK: closing
