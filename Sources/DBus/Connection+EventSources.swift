@@ -1,8 +1,8 @@
 internal import CDBus
 internal import Dispatch
-internal import Glibc
+internal import TBRFoundation
 
-// libdbus's main-loop integration: watches become Dispatch sources, timeouts Dispatch timers, and a
+// libdbus's main-loop integration: watches become DescriptorWatches, timeouts Dispatch timers, and a
 // change of dispatch status schedules one drain of the incoming queue. libdbus calls these functions
 // from inside the libdbus calls that change them, and every libdbus call on a connection is made on the
 // connection's queue, so every callback runs there; each one asserts it.
@@ -14,19 +14,19 @@ extension ConnectionHandle {
         dispatchPrecondition(condition: .onQueue(queue))
         self.owner = owner
         let data = Unmanaged.passUnretained(self).toOpaque()
-        _ = LibDBus.connection_set_watch_functions(
+        _ = LibDBus.c.connection_set_watch_functions(
             raw,
             { watch, data in WatchBox.add(watch!, handle: ConnectionHandle.from(data)) },
             { watch, data in WatchBox.remove(watch!, handle: ConnectionHandle.from(data)) },
             { watch, data in WatchBox.toggled(watch!, handle: ConnectionHandle.from(data)) },
             data, nil)
-        _ = LibDBus.connection_set_timeout_functions(
+        _ = LibDBus.c.connection_set_timeout_functions(
             raw,
             { timeout, data in TimeoutBox.add(timeout!, handle: ConnectionHandle.from(data)) },
             { timeout, data in TimeoutBox.remove(timeout!, handle: ConnectionHandle.from(data)) },
             { timeout, data in TimeoutBox.toggled(timeout!, handle: ConnectionHandle.from(data)) },
             data, nil)
-        LibDBus.connection_set_dispatch_status_function(
+        LibDBus.c.connection_set_dispatch_status_function(
             raw,
             { _, status, data in
                 let handle = ConnectionHandle.from(data)
@@ -34,7 +34,7 @@ extension ConnectionHandle {
                 if status == DBUS_DISPATCH_DATA_REMAINS { handle.scheduleDrain() }
             },
             data, nil)
-        _ = LibDBus.connection_add_filter(
+        _ = LibDBus.c.connection_add_filter(
             raw,
             { _, message, data in
                 let handle = ConnectionHandle.from(data)
@@ -52,9 +52,9 @@ extension ConnectionHandle {
     /// timeout through the callbacks below, which cancel their sources. On `queue`.
     func removeEventSources() {
         dispatchPrecondition(condition: .onQueue(queue))
-        LibDBus.connection_set_dispatch_status_function(raw, nil, nil, nil)
-        _ = LibDBus.connection_set_watch_functions(raw, nil, nil, nil, nil, nil)
-        _ = LibDBus.connection_set_timeout_functions(raw, nil, nil, nil, nil, nil)
+        LibDBus.c.connection_set_dispatch_status_function(raw, nil, nil, nil)
+        _ = LibDBus.c.connection_set_watch_functions(raw, nil, nil, nil, nil, nil)
+        _ = LibDBus.c.connection_set_timeout_functions(raw, nil, nil, nil, nil, nil)
         owner = nil
     }
 
@@ -72,8 +72,8 @@ extension ConnectionHandle {
     func drain() {
         dispatchPrecondition(condition: .onQueue(queue))
         var budget = 64
-        while !isClosed, LibDBus.connection_get_dispatch_status(raw) == DBUS_DISPATCH_DATA_REMAINS {
-            _ = LibDBus.connection_dispatch(raw)
+        while !isClosed, LibDBus.c.connection_get_dispatch_status(raw) == DBUS_DISPATCH_DATA_REMAINS {
+            _ = LibDBus.c.connection_dispatch(raw)
             budget -= 1
             if budget == 0 {
                 // Let other work on the queue (callers' sends, timers) run between large bursts.
@@ -84,76 +84,57 @@ extension ConnectionHandle {
     }
 }
 
-/// One libdbus watch and its Dispatch source, confined to the connection's queue. libdbus owns the box
-/// through `dbus_watch_set_data`.
-///
-/// The source watches a duplicate of libdbus's socket, which the source's cancel handler closes.
-/// libdispatch keys its epoll registrations by descriptor number and unregisters a cancelled source
-/// later, on its own thread, so a watched descriptor must stay open until the cancel handler has run;
-/// libdbus closes its socket as soon as the connection closes or fails. A connection opened in between
-/// could get the same number, and libdispatch then added its source to the stale registration instead
-/// of watching the new socket: replies sat unread, with the read watch enabled, until calls timed out.
-/// The duplicate keeps the number taken until libdispatch is done with it.
+/// One libdbus watch: a ``DescriptorWatch`` on duplicates of libdbus's socket (libdbus closes its socket
+/// as soon as the connection closes or fails, and a connection opened in between could get its number;
+/// see ``DescriptorWatch``), made when libdbus adds the watch, switched on and off as libdbus toggles it,
+/// and cancelled when libdbus removes it. Confined to the connection's queue. libdbus owns the box through
+/// `dbus_watch_set_data`.
 final class WatchBox {
-    let source: any DispatchSourceProtocol
-    var suspended = true
+    let source: DescriptorWatch
 
-    private init(source: any DispatchSourceProtocol) { self.source = source }
+    private init(source: DescriptorWatch) { self.source = source }
 
     static func add(_ watch: OpaquePointer, handle: ConnectionHandle) -> dbus_bool_t {
         dispatchPrecondition(condition: .onQueue(handle.queue))
-        let fd = fcntl(LibDBus.watch_get_unix_fd(watch), F_DUPFD_CLOEXEC, 0)
-        guard fd >= 0 else { return 0 }
-        let writable = LibDBus.watch_get_flags(watch) & tbrd_dbus_watch_writable != 0
-        let source: any DispatchSourceProtocol =
-            writable
-            ? DispatchSource.makeWriteSource(fileDescriptor: fd, queue: handle.queue)
-            : DispatchSource.makeReadSource(fileDescriptor: fd, queue: handle.queue)
-        source.setCancelHandler { close(fd) }
-        let condition = writable ? tbrd_dbus_watch_writable : tbrd_dbus_watch_readable
-        source.setEventHandler { [unowned handle] in
-            dispatchPrecondition(condition: .onQueue(handle.queue))
-            guard !handle.isClosed else { return }
-            _ = LibDBus.watch_handle(watch, condition)
-            handle.drain()
+        let flags = LibDBus.c.watch_get_flags(watch)
+        var events: DescriptorWatch.Events = []
+        if flags & tbrd_dbus_watch_readable != 0 { events.insert(.readable) }
+        if flags & tbrd_dbus_watch_writable != 0 { events.insert(.writable) }
+        // libdbus's watches are for reading or for writing; one for neither has nothing to report.
+        guard !events.isEmpty else { return 1 }
+        let source: DescriptorWatch
+        do {
+            source = try DescriptorWatch(duplicating: LibDBus.c.watch_get_unix_fd(watch), events: events, queue: handle.queue) {
+                [unowned handle] ready in
+                dispatchPrecondition(condition: .onQueue(handle.queue))
+                guard !handle.isClosed else { return }
+                _ = LibDBus.c.watch_handle(watch, ready == .readable ? tbrd_dbus_watch_readable : tbrd_dbus_watch_writable)
+                handle.drain()
+            }
+        } catch {
+            // Out of descriptors: libdbus takes the failure as out of memory.
+            return 0
         }
         let box = WatchBox(source: source)
-        LibDBus.watch_set_data(watch, Unmanaged.passRetained(box).toOpaque()) { data in
+        LibDBus.c.watch_set_data(watch, Unmanaged.passRetained(box).toOpaque()) { data in
             Unmanaged<WatchBox>.fromOpaque(data!).release()
         }
-        source.activate()
-        box.suspended = false
-        if LibDBus.watch_get_enabled(watch) == 0 { box.suspend() }
+        if LibDBus.c.watch_get_enabled(watch) != 0 { source.enabled = events }
         return 1
     }
 
     static func remove(_ watch: OpaquePointer, handle: ConnectionHandle) {
         dispatchPrecondition(condition: .onQueue(handle.queue))
-        guard let data = LibDBus.watch_get_data(watch) else { return }
-        let box = Unmanaged<WatchBox>.fromOpaque(data).takeUnretainedValue()
-        box.source.cancel()
-        // A suspended source never delivers its cancellation; resume it so libdispatch lets go of it.
-        box.resume()
-        LibDBus.watch_set_data(watch, nil, nil)
+        guard let data = LibDBus.c.watch_get_data(watch) else { return }
+        Unmanaged<WatchBox>.fromOpaque(data).takeUnretainedValue().source.cancel()
+        LibDBus.c.watch_set_data(watch, nil, nil)
     }
 
     static func toggled(_ watch: OpaquePointer, handle: ConnectionHandle) {
         dispatchPrecondition(condition: .onQueue(handle.queue))
-        guard let data = LibDBus.watch_get_data(watch) else { return }
-        let box = Unmanaged<WatchBox>.fromOpaque(data).takeUnretainedValue()
-        if LibDBus.watch_get_enabled(watch) != 0 { box.resume() } else { box.suspend() }
-    }
-
-    private func suspend() {
-        guard !suspended else { return }
-        source.suspend()
-        suspended = true
-    }
-
-    private func resume() {
-        guard suspended else { return }
-        source.resume()
-        suspended = false
+        guard let data = LibDBus.c.watch_get_data(watch) else { return }
+        let source = Unmanaged<WatchBox>.fromOpaque(data).takeUnretainedValue().source
+        source.enabled = LibDBus.c.watch_get_enabled(watch) != 0 ? source.events : []
     }
 }
 
@@ -171,33 +152,33 @@ final class TimeoutBox {
         timer.setEventHandler { [unowned handle] in
             dispatchPrecondition(condition: .onQueue(handle.queue))
             guard !handle.isClosed else { return }
-            _ = LibDBus.timeout_handle(timeout)
+            _ = LibDBus.c.timeout_handle(timeout)
             handle.drain()
         }
-        LibDBus.timeout_set_data(timeout, Unmanaged.passRetained(box).toOpaque()) { data in
+        LibDBus.c.timeout_set_data(timeout, Unmanaged.passRetained(box).toOpaque()) { data in
             Unmanaged<TimeoutBox>.fromOpaque(data!).release()
         }
         box.schedule(timeout)
         timer.activate()
         box.suspended = false
-        if LibDBus.timeout_get_enabled(timeout) == 0 { box.suspend() }
+        if LibDBus.c.timeout_get_enabled(timeout) == 0 { box.suspend() }
         return 1
     }
 
     static func remove(_ timeout: OpaquePointer, handle: ConnectionHandle) {
         dispatchPrecondition(condition: .onQueue(handle.queue))
-        guard let data = LibDBus.timeout_get_data(timeout) else { return }
+        guard let data = LibDBus.c.timeout_get_data(timeout) else { return }
         let box = Unmanaged<TimeoutBox>.fromOpaque(data).takeUnretainedValue()
         box.timer.cancel()
         box.resume()
-        LibDBus.timeout_set_data(timeout, nil, nil)
+        LibDBus.c.timeout_set_data(timeout, nil, nil)
     }
 
     static func toggled(_ timeout: OpaquePointer, handle: ConnectionHandle) {
         dispatchPrecondition(condition: .onQueue(handle.queue))
-        guard let data = LibDBus.timeout_get_data(timeout) else { return }
+        guard let data = LibDBus.c.timeout_get_data(timeout) else { return }
         let box = Unmanaged<TimeoutBox>.fromOpaque(data).takeUnretainedValue()
-        if LibDBus.timeout_get_enabled(timeout) != 0 {
+        if LibDBus.c.timeout_get_enabled(timeout) != 0 {
             box.schedule(timeout)
             box.resume()
         } else {
@@ -206,7 +187,7 @@ final class TimeoutBox {
     }
 
     private func schedule(_ timeout: OpaquePointer) {
-        let ms = Int(LibDBus.timeout_get_interval(timeout))
+        let ms = Int(LibDBus.c.timeout_get_interval(timeout))
         timer.schedule(deadline: .now() + .milliseconds(ms), repeating: .milliseconds(ms))
     }
 

@@ -30,25 +30,25 @@ final class ConnectionHandle: @unchecked Sendable {
         try LibDBus.available()
         // Connections run on different queues but share libdbus's process-wide state (message cache,
         // data slots), which libdbus protects only once it is initialised for threads.
-        _ = LibDBus.threads_init_default()
+        _ = LibDBus.c.threads_init_default()
         var err = LibDBus.newError()
-        defer { LibDBus.error_free(&err) }
+        defer { LibDBus.c.error_free(&err) }
         let conn: OpaquePointer?
         switch bus {
-        case .system: conn = LibDBus.bus_get_private(DBUS_BUS_SYSTEM, &err)
-        case .session: conn = LibDBus.bus_get_private(DBUS_BUS_SESSION, &err)
+        case .system: conn = LibDBus.c.bus_get_private(DBUS_BUS_SYSTEM, &err)
+        case .session: conn = LibDBus.c.bus_get_private(DBUS_BUS_SESSION, &err)
         case .address(let address):
-            let c = LibDBus.connection_open_private(address, &err)
-            if let c, LibDBus.bus_register(c, &err) == 0 {
-                LibDBus.connection_close(c)
-                LibDBus.connection_unref(c)
+            let c = LibDBus.c.connection_open_private(address, &err)
+            if let c, LibDBus.c.bus_register(c, &err) == 0 {
+                LibDBus.c.connection_close(c)
+                LibDBus.c.connection_unref(c)
                 conn = nil
             } else {
                 conn = c
             }
         }
         guard let conn else { throw Self.error(from: err, context: "cannot connect to the \(bus) bus") }
-        LibDBus.connection_set_exit_on_disconnect(conn, 0)
+        LibDBus.c.connection_set_exit_on_disconnect(conn, 0)
         return ConnectionHandle(raw: conn, queue: queue)
     }
 
@@ -75,7 +75,7 @@ final class ConnectionHandle: @unchecked Sendable {
         dispatchPrecondition(condition: .onQueue(queue))
         guard !isClosed else { throw .disconnected() }
         var serial: UInt32 = 0
-        guard LibDBus.connection_send(raw, message.raw, &serial) != 0 else {
+        guard LibDBus.c.connection_send(raw, message.raw, &serial) != 0 else {
             throw DBusError(.noMemory, "libdbus could not queue the message")
         }
         return serial
@@ -92,13 +92,13 @@ final class ConnectionHandle: @unchecked Sendable {
     /// Whether libdbus still considers the connection connected. On `queue`.
     var isConnected: Bool {
         dispatchPrecondition(condition: .onQueue(queue))
-        return !isClosed && LibDBus.connection_get_is_connected(raw) != 0
+        return !isClosed && LibDBus.c.connection_get_is_connected(raw) != 0
     }
 
     /// The unique name the bus gave this connection. On `queue`.
     var uniqueName: String {
         dispatchPrecondition(condition: .onQueue(queue))
-        return LibDBus.bus_get_unique_name(raw).map { String(cString: $0) } ?? ""
+        return LibDBus.c.bus_get_unique_name(raw).map { String(cString: $0) } ?? ""
     }
 
     /// Detaches the event sources and the filter, flushes, and closes the connection. Idempotent; on
@@ -108,8 +108,8 @@ final class ConnectionHandle: @unchecked Sendable {
         guard !isClosed else { return }
         isClosed = true
         removeEventSources()
-        if LibDBus.connection_get_is_connected(raw) != 0 { LibDBus.connection_flush(raw) }
-        LibDBus.connection_close(raw)
+        if LibDBus.c.connection_get_is_connected(raw) != 0 { LibDBus.c.connection_flush(raw) }
+        LibDBus.c.connection_close(raw)
     }
 
     /// Closes the connection in a later job on `queue`: for callers inside libdbus's dispatch (the filter)
@@ -121,7 +121,7 @@ final class ConnectionHandle: @unchecked Sendable {
     deinit {
         // The connection closed the handle on the queue before letting it go, which removed the sources
         // and the callbacks; releasing the last reference frees libdbus's state.
-        LibDBus.connection_unref(raw)
+        LibDBus.c.connection_unref(raw)
     }
 }
 

@@ -7,7 +7,7 @@ enum MessageCodec {
     /// Appends `values` to `message`'s body.
     static func append(_ values: [DBusValue], to message: OpaquePointer) throws(DBusValueError) {
         var iter = DBusMessageIter()
-        LibDBus.message_iter_init_append(message, &iter)
+        LibDBus.c.message_iter_init_append(message, &iter)
         for v in values {
             try v.validate()
             try append(v, to: &iter)
@@ -20,13 +20,13 @@ enum MessageCodec {
 
     private static func appendFixed<T>(_ value: T, _ type: Int32, _ iter: inout DBusMessageIter) throws(DBusValueError) {
         var v = value
-        try check(withUnsafePointer(to: &v) { LibDBus.message_iter_append_basic(&iter, type, $0) })
+        try check(withUnsafePointer(to: &v) { LibDBus.c.message_iter_append_basic(&iter, type, $0) })
     }
 
     private static func appendString(_ s: String, _ type: Int32, _ iter: inout DBusMessageIter) throws(DBusValueError) {
         guard !s.utf8.contains(0) else { throw .invalid("strings must not contain NUL characters") }
         // libdbus takes a pointer to the value: for a string, a `const char **`.
-        try check(s.withCString { chars in withUnsafePointer(to: chars) { LibDBus.message_iter_append_basic(&iter, type, $0) } })
+        try check(s.withCString { chars in withUnsafePointer(to: chars) { LibDBus.c.message_iter_append_basic(&iter, type, $0) } })
     }
 
     private static func container(
@@ -36,18 +36,18 @@ enum MessageCodec {
         var sub = DBusMessageIter()
         let opened: dbus_bool_t
         if let signature {
-            opened = signature.withCString { LibDBus.message_iter_open_container(&iter, type, $0, &sub) }
+            opened = signature.withCString { LibDBus.c.message_iter_open_container(&iter, type, $0, &sub) }
         } else {
-            opened = LibDBus.message_iter_open_container(&iter, type, nil, &sub)
+            opened = LibDBus.c.message_iter_open_container(&iter, type, nil, &sub)
         }
         try check(opened)
         do {
             try body(&sub)
         } catch {
-            LibDBus.message_iter_abandon_container(&iter, &sub)
+            LibDBus.c.message_iter_abandon_container(&iter, &sub)
             throw error
         }
-        try check(LibDBus.message_iter_close_container(&iter, &sub))
+        try check(LibDBus.c.message_iter_close_container(&iter, &sub))
     }
 
     private static func append(_ value: DBusValue, to iter: inout DBusMessageIter) throws(DBusValueError) {
@@ -68,7 +68,7 @@ enum MessageCodec {
             try container(tbrd_dbus_type_array, "y", &iter) { (sub: inout DBusMessageIter) throws(DBusValueError) in
                 let ok = bytes.withUnsafeBufferPointer { buf -> dbus_bool_t in
                     var base = UnsafeRawPointer(buf.baseAddress ?? UnsafePointer(bitPattern: 1)!)
-                    return LibDBus.message_iter_append_fixed_array(&sub, tbrd_dbus_type_byte, &base, Int32(buf.count))
+                    return LibDBus.c.message_iter_append_fixed_array(&sub, tbrd_dbus_type_byte, &base, Int32(buf.count))
                 }
                 try check(ok)
             }
@@ -101,34 +101,34 @@ enum MessageCodec {
 
     /// Decodes the whole body of `message`, guided by its signature.
     static func body(of message: OpaquePointer) throws(DBusValueError) -> (Signature, [DBusValue]) {
-        let signatureText = LibDBus.message_get_signature(message).map { String(cString: $0) } ?? ""
+        let signatureText = LibDBus.c.message_get_signature(message).map { String(cString: $0) } ?? ""
         let signature: Signature
         do { signature = try Signature(signatureText) } catch { throw .invalid("\(error)") }
         var iter = DBusMessageIter()
-        guard LibDBus.message_iter_init(message, &iter) != 0 else { return (signature, []) }
+        guard LibDBus.c.message_iter_init(message, &iter) != 0 else { return (signature, []) }
         var values: [DBusValue] = []
         values.reserveCapacity(signature.types.count)
         for (i, type) in signature.types.enumerated() {
             values.append(try decode(type, &iter))
-            if i + 1 < signature.types.count { _ = LibDBus.message_iter_next(&iter) }
+            if i + 1 < signature.types.count { _ = LibDBus.c.message_iter_next(&iter) }
         }
         return (signature, values)
     }
 
     private static func basic<T>(_ iter: inout DBusMessageIter, _ zero: T) -> T {
         var v = zero
-        withUnsafeMutablePointer(to: &v) { LibDBus.message_iter_get_basic(&iter, $0) }
+        withUnsafeMutablePointer(to: &v) { LibDBus.c.message_iter_get_basic(&iter, $0) }
         return v
     }
 
     private static func string(_ iter: inout DBusMessageIter) -> String {
         var p: UnsafePointer<CChar>? = nil
-        withUnsafeMutablePointer(to: &p) { LibDBus.message_iter_get_basic(&iter, $0) }
+        withUnsafeMutablePointer(to: &p) { LibDBus.c.message_iter_get_basic(&iter, $0) }
         return p.map { String(cString: $0) } ?? ""
     }
 
     private static func decode(_ type: SignatureType, _ iter: inout DBusMessageIter) throws(DBusValueError) -> DBusValue {
-        let actual = LibDBus.message_iter_get_arg_type(&iter)
+        let actual = LibDBus.c.message_iter_get_arg_type(&iter)
         func expect(_ code: Int32) throws(DBusValueError) {
             guard actual == code else {
                 throw .typeMismatch(expected: type.text, found: String(UnicodeScalar(UInt8(truncatingIfNeeded: actual))))
@@ -156,10 +156,10 @@ enum MessageCodec {
         case .variant:
             try expect(tbrd_dbus_type_variant)
             var sub = DBusMessageIter()
-            LibDBus.message_iter_recurse(&iter, &sub)
-            guard let raw = LibDBus.message_iter_get_signature(&sub) else { throw .invalid("variant without signature") }
+            LibDBus.c.message_iter_recurse(&iter, &sub)
+            guard let raw = LibDBus.c.message_iter_get_signature(&sub) else { throw .invalid("variant without signature") }
             let text = String(cString: raw)
-            LibDBus.free(raw)
+            LibDBus.c.free(raw)
             let inner: Signature
             do { inner = try Signature(text) } catch { throw .invalid("\(error)") }
             guard inner.types.count == 1 else { throw .invalid("variant signature \(text) is not one type") }
@@ -167,44 +167,44 @@ enum MessageCodec {
         case .array(let element):
             try expect(tbrd_dbus_type_array)
             var sub = DBusMessageIter()
-            LibDBus.message_iter_recurse(&iter, &sub)
+            LibDBus.c.message_iter_recurse(&iter, &sub)
             if element == .byte {
                 var ptr: UnsafeRawPointer? = nil
                 var count: Int32 = 0
-                withUnsafeMutablePointer(to: &ptr) { LibDBus.message_iter_get_fixed_array(&sub, $0, &count) }
+                withUnsafeMutablePointer(to: &ptr) { LibDBus.c.message_iter_get_fixed_array(&sub, $0, &count) }
                 guard count > 0, let ptr else { return .bytes([]) }
                 return .bytes(Array(UnsafeRawBufferPointer(start: ptr, count: Int(count))))
             }
             var items: [DBusValue] = []
-            while LibDBus.message_iter_get_arg_type(&sub) != tbrd_dbus_type_invalid {
+            while LibDBus.c.message_iter_get_arg_type(&sub) != tbrd_dbus_type_invalid {
                 items.append(try decode(element, &sub))
-                _ = LibDBus.message_iter_next(&sub)
+                _ = LibDBus.c.message_iter_next(&sub)
             }
             return .array(element: element, items)
         case .dictionary(let k, let v):
             try expect(tbrd_dbus_type_array)
             var sub = DBusMessageIter()
-            LibDBus.message_iter_recurse(&iter, &sub)
+            LibDBus.c.message_iter_recurse(&iter, &sub)
             var entries: [DBusValue.DictEntry] = []
-            while LibDBus.message_iter_get_arg_type(&sub) == tbrd_dbus_type_dict_entry {
+            while LibDBus.c.message_iter_get_arg_type(&sub) == tbrd_dbus_type_dict_entry {
                 var entry = DBusMessageIter()
-                LibDBus.message_iter_recurse(&sub, &entry)
+                LibDBus.c.message_iter_recurse(&sub, &entry)
                 let key = try decode(k, &entry)
-                _ = LibDBus.message_iter_next(&entry)
+                _ = LibDBus.c.message_iter_next(&entry)
                 let value = try decode(v, &entry)
                 entries.append(.init(key: key, value: value))
-                _ = LibDBus.message_iter_next(&sub)
+                _ = LibDBus.c.message_iter_next(&sub)
             }
             return .dictionary(key: k, value: v, entries)
         case .structure(let fieldTypes):
             try expect(tbrd_dbus_type_struct)
             var sub = DBusMessageIter()
-            LibDBus.message_iter_recurse(&iter, &sub)
+            LibDBus.c.message_iter_recurse(&iter, &sub)
             var fields: [DBusValue] = []
             fields.reserveCapacity(fieldTypes.count)
             for (i, t) in fieldTypes.enumerated() {
                 fields.append(try decode(t, &sub))
-                if i + 1 < fieldTypes.count { _ = LibDBus.message_iter_next(&sub) }
+                if i + 1 < fieldTypes.count { _ = LibDBus.c.message_iter_next(&sub) }
             }
             return .structure(fields)
         }

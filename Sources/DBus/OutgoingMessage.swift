@@ -7,17 +7,17 @@ final class OutgoingMessage {
 
     private init(raw: OpaquePointer) { self.raw = raw }
 
-    deinit { LibDBus.message_unref(raw) }
+    deinit { LibDBus.c.message_unref(raw) }
 
     /// A method call.
     static func methodCall(
         destination: BusName?, path: ObjectPath, interface: InterfaceName?, member: MemberName,
         body: [DBusValue], noReply: Bool = false
     ) throws(DBusError) -> OutgoingMessage {
-        guard let raw = LibDBus.message_new_method_call(destination?.rawValue, path.rawValue, interface?.rawValue, member.rawValue)
+        guard let raw = LibDBus.c.message_new_method_call(destination?.rawValue, path.rawValue, interface?.rawValue, member.rawValue)
         else { throw DBusError(.noMemory, "libdbus could not allocate a message") }
         let m = OutgoingMessage(raw: raw)
-        if noReply { LibDBus.message_set_no_reply(raw, 1) }
+        if noReply { LibDBus.c.message_set_no_reply(raw, 1) }
         try m.append(body)
         return m
     }
@@ -26,24 +26,24 @@ final class OutgoingMessage {
     static func signal(path: ObjectPath, interface: InterfaceName, member: MemberName, body: [DBusValue], destination: String? = nil)
         throws(DBusError) -> OutgoingMessage
     {
-        guard let raw = LibDBus.message_new_signal(path.rawValue, interface.rawValue, member.rawValue) else {
+        guard let raw = LibDBus.c.message_new_signal(path.rawValue, interface.rawValue, member.rawValue) else {
             throw DBusError(.noMemory, "libdbus could not allocate a message")
         }
         let m = OutgoingMessage(raw: raw)
-        if let destination { _ = LibDBus.message_set_destination(raw, destination) }
+        if let destination { _ = LibDBus.c.message_set_destination(raw, destination) }
         try m.append(body)
         return m
     }
 
     /// A method return answering the call `serial` from `sender`.
     static func methodReturn(to sender: String?, replySerial serial: UInt32, body: [DBusValue]) throws(DBusError) -> OutgoingMessage {
-        guard let raw = LibDBus.message_new(tbrd_dbus_message_type_method_return) else {
+        guard let raw = LibDBus.c.message_new(tbrd_dbus_message_type_method_return) else {
             throw DBusError(.noMemory, "libdbus could not allocate a message")
         }
         let m = OutgoingMessage(raw: raw)
-        _ = LibDBus.message_set_reply_serial(raw, serial)
-        if let sender { _ = LibDBus.message_set_destination(raw, sender) }
-        LibDBus.message_set_no_reply(raw, 1)
+        _ = LibDBus.c.message_set_reply_serial(raw, serial)
+        if let sender { _ = LibDBus.c.message_set_destination(raw, sender) }
+        LibDBus.c.message_set_no_reply(raw, 1)
         try m.append(body)
         return m
     }
@@ -51,14 +51,14 @@ final class OutgoingMessage {
     /// An error reply answering the call `serial` from `sender`. An empty `message` sends no text
     /// argument at all, as otbr-agent does.
     static func error(to sender: String?, replySerial serial: UInt32, name: ErrorName, message: String) throws(DBusError) -> OutgoingMessage {
-        guard let raw = LibDBus.message_new(tbrd_dbus_message_type_error) else {
+        guard let raw = LibDBus.c.message_new(tbrd_dbus_message_type_error) else {
             throw DBusError(.noMemory, "libdbus could not allocate a message")
         }
         let m = OutgoingMessage(raw: raw)
-        _ = LibDBus.message_set_error_name(raw, name.rawValue)
-        _ = LibDBus.message_set_reply_serial(raw, serial)
-        if let sender { _ = LibDBus.message_set_destination(raw, sender) }
-        LibDBus.message_set_no_reply(raw, 1)
+        _ = LibDBus.c.message_set_error_name(raw, name.rawValue)
+        _ = LibDBus.c.message_set_reply_serial(raw, serial)
+        if let sender { _ = LibDBus.c.message_set_destination(raw, sender) }
+        LibDBus.c.message_set_no_reply(raw, 1)
         if !message.isEmpty { try m.append([.string(message)]) }
         return m
     }
@@ -71,22 +71,22 @@ final class OutgoingMessage {
 extension Message {
     /// Decodes a received libdbus message.
     init(_ raw: OpaquePointer) throws(DBusValueError) {
-        switch LibDBus.message_get_type(raw) {
+        switch LibDBus.c.message_get_type(raw) {
         case tbrd_dbus_message_type_method_call: kind = .methodCall
         case tbrd_dbus_message_type_method_return: kind = .methodReturn
         case tbrd_dbus_message_type_error: kind = .error
         case tbrd_dbus_message_type_signal: kind = .signal
         default: throw .invalid("unknown message type")
         }
-        serial = LibDBus.message_get_serial(raw)
-        replySerial = LibDBus.message_get_reply_serial(raw)
-        sender = LibDBus.message_get_sender(raw).map { String(cString: $0) }
-        destination = LibDBus.message_get_destination(raw).map { String(cString: $0) }
-        path = LibDBus.message_get_path(raw).map { ObjectPath(unchecked: String(cString: $0)) }
-        interface = LibDBus.message_get_interface(raw).map { InterfaceName(unchecked: String(cString: $0)) }
-        member = LibDBus.message_get_member(raw).map { MemberName(unchecked: String(cString: $0)) }
-        errorName = LibDBus.message_get_error_name(raw).map { ErrorName(unchecked: String(cString: $0)) }
-        noReplyExpected = LibDBus.message_get_no_reply(raw) != 0
+        serial = LibDBus.c.message_get_serial(raw)
+        replySerial = LibDBus.c.message_get_reply_serial(raw)
+        sender = LibDBus.c.message_get_sender(raw).map { String(cString: $0) }
+        destination = LibDBus.c.message_get_destination(raw).map { String(cString: $0) }
+        path = LibDBus.c.message_get_path(raw).map { ObjectPath(unchecked: String(cString: $0)) }
+        interface = LibDBus.c.message_get_interface(raw).map { InterfaceName(unchecked: String(cString: $0)) }
+        member = LibDBus.c.message_get_member(raw).map { MemberName(unchecked: String(cString: $0)) }
+        errorName = LibDBus.c.message_get_error_name(raw).map { ErrorName(unchecked: String(cString: $0)) }
+        noReplyExpected = LibDBus.c.message_get_no_reply(raw) != 0
         (signature, body) = try MessageCodec.body(of: raw)
     }
 }

@@ -1,6 +1,8 @@
-/// tbrd's host firewall through the `nft` tool: ``FirewallRuleset/script()`` fed to `nft -f -` (one
-/// atomic transaction touching only `table inet tbrd`), `nft list table inet tbrd` to read it back.
-/// It runs `nft` in the network namespace tbrd itself runs in.
+/// tbrd's host firewall on the host's nftables: ``FirewallRuleset/script()`` fed to `nft -f -` (one
+/// atomic transaction touching only `table inet tbrd`) and `nft list table inet tbrd` to read it back,
+/// both run in the network namespace tbrd itself runs in; the LAN's on-link prefixes from `getifaddrs`
+/// (``LinkAddresses``); address and ruleset changes from the kernel's netlink groups (``AddressMonitor``,
+/// ``RulesetMonitor``).
 public struct NFTables: HostFirewall {
     /// `nft` as configured: a name looked up on `PATH` (then `/usr/sbin`, `/sbin`) or a path.
     public let tool: String
@@ -30,7 +32,7 @@ public struct NFTables: HostFirewall {
 
     /// How tbrd's table reads back now.
     /// - Throws: ``FirewallError`` when `nft` cannot be run or fails for another reason than a missing table.
-    public func snapshot() async throws(FirewallError) -> FirewallSnapshot {
+    func snapshot() async throws(FirewallError) -> FirewallSnapshot {
         let result = try await run(["list", "table", "inet", "tbrd"], input: [])
         if result.status == 0 { return FirewallSnapshot(listing: result.stdout) }
         if result.stderr.contains("No such file or directory") { return FirewallSnapshot(listing: nil) }

@@ -8,13 +8,13 @@ import Musl
 #endif
 
 /// Changes the kernel announces on a netlink multicast group, as a stream: a netlink socket of one
-/// protocol bound to some groups, watched by a Dispatch read source. The messages are not parsed: any
-/// one means "it changed, read it again". ``AddressMonitor`` (rtnetlink address groups) and
-/// ``RulesetMonitor`` (nftables) are the two uses.
+/// protocol bound to some groups, watched by a `DescriptorWatch` on a queue of its own. The messages are
+/// not parsed: any one means "it changed, read it again". ``AddressMonitor`` (rtnetlink address groups)
+/// and ``RulesetMonitor`` (nftables) are the two uses.
 enum NetlinkMonitor {
     /// A stream that yields once per burst of messages until it is dropped or its consumer is cancelled
-    /// (the socket is closed then); nil when the socket cannot be opened or bound (the caller then
-    /// polls).
+    /// (the socket is closed then); nil when the socket cannot be opened, bound or watched (the caller
+    /// then polls).
     /// - Parameters:
     ///   - netlinkProtocol: `NETLINK_ROUTE` (0), `NETLINK_NETFILTER` (12), … (linux/netlink.h).
     ///   - groups: the group bit mask of `sockaddr_nl.nl_groups` (groups 1 to 32).
@@ -31,30 +31,32 @@ enum NetlinkMonitor {
             return nil
         }
         let (stream, continuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
-        let source = DispatchSource.makeReadSource(fileDescriptor: fd, queue: DispatchQueue(label: label))
-        source.setEventHandler {
-            var buffer = [UInt8](repeating: 0, count: 16384)
-            var any = false
-            while true {
-                let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-                if n > 0 {
-                    any = true
-                    continue
+        let queue = DispatchQueue(label: label)
+        let watch: DescriptorWatch? = queue.sync {
+            let watch = try? DescriptorWatch(taking: fd, events: .readable, queue: queue) { _ in
+                var buffer = [UInt8](repeating: 0, count: 16384)
+                var any = false
+                while true {
+                    let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+                    if n > 0 {
+                        any = true
+                        continue
+                    }
+                    // ENOBUFS: the kernel dropped messages; something changed all the same.
+                    if n < 0, errno == ENOBUFS {
+                        any = true
+                        continue
+                    }
+                    break
                 }
-                // ENOBUFS: the kernel dropped messages; something changed all the same.
-                if n < 0, errno == ENOBUFS {
-                    any = true
-                    continue
-                }
-                break
+                if any { continuation.yield() }
             }
-            if any { continuation.yield() }
+            watch?.enabled = .readable
+            return watch
         }
-        source.setCancelHandler { close(fd) }
-        source.resume()
-        // The stream owns the source: ending the stream cancels it, which closes the socket.
-        let owner = Locked<(any DispatchSourceRead)?>(source)
-        continuation.onTermination = { _ in owner.withLock { $0?.cancel(); $0 = nil } }
+        guard let watch else { return nil }
+        // The stream owns the watch: ending the stream cancels it, which closes the socket.
+        continuation.onTermination = { _ in queue.async { watch.cancel() } }
         return stream
     }
 }

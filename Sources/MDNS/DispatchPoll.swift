@@ -1,11 +1,13 @@
 internal import CAvahiClient
 internal import Dispatch
 internal import Glibc
+internal import TBRFoundation
 
 // Avahi's main-loop abstraction (`AvahiPoll`, avahi-common/watch.h) over Dispatch, the way the DBus
-// module drives libdbus: a watch becomes a Dispatch read source and/or write source on the client's
-// serial queue, a timeout becomes a one-shot Dispatch timer on the same queue. There is no polling loop
-// and no thread of Avahi's own; every Avahi call and callback happens on `queue`.
+// module drives libdbus: a watch becomes a DescriptorWatch (a read and a write source, made once and
+// switched as Avahi asks) on the client's serial queue, a timeout becomes a one-shot Dispatch timer on
+// the same queue. There is no polling loop and no thread of Avahi's own; every Avahi call and callback
+// happens on `queue`.
 
 /// Owns the `AvahiPoll` vtable handed to `avahi_client_new`. It must outlive the client (the client
 /// handle keeps a strong reference). Confined to `queue`.
@@ -49,16 +51,17 @@ final class DispatchPoll: @unchecked Sendable {
     }
 }
 
-/// One `AvahiWatch`: a read source while `AVAHI_WATCH_IN` is wanted, a write source (on a duplicate of
-/// the descriptor, as the DBus module does: libdispatch multiplexes the sources of one descriptor) while
-/// `AVAHI_WATCH_OUT` is wanted. Avahi owns it from `watch_new` to `watch_free`.
+/// One `AvahiWatch`: a ``DescriptorWatch`` on duplicates of Avahi's descriptor (Avahi's libdbus closes
+/// its socket when avahi-daemon goes away, and the client made next can get the same number; see
+/// ``DescriptorWatch``), its read source on while `AVAHI_WATCH_IN` is wanted and its write source while
+/// `AVAHI_WATCH_OUT` is. Avahi owns it from `watch_new` to `watch_free`.
 private final class WatchBox {
     let poll: DispatchPoll
     let fd: Int32
     let callback: AvahiWatchCallback
     let userdata: UnsafeMutableRawPointer?
-    var readSource: (any DispatchSourceRead)?
-    var writeSource: (any DispatchSourceWrite)?
+    /// Set right after init (its handler holds the box weakly).
+    private(set) var source: DescriptorWatch?
     /// The events of the callback being run (`watch_get_events`).
     var lastEvents: UInt32 = 0
     var freed = false
@@ -70,10 +73,19 @@ private final class WatchBox {
         self.userdata = userdata
     }
 
+    /// A watch of `fd` for `events`, or nil when it cannot be watched (out of descriptors), which Avahi
+    /// takes as a failure to allocate.
     static func make(
         poll: DispatchPoll, fd: Int32, events: UInt32, callback: @escaping AvahiWatchCallback, userdata: UnsafeMutableRawPointer?
-    ) -> OpaquePointer {
+    ) -> OpaquePointer? {
         let box = WatchBox(poll: poll, fd: fd, callback: callback, userdata: userdata)
+        do {
+            box.source = try DescriptorWatch(duplicating: fd, events: [.readable, .writable], queue: poll.queue) { [weak box] ready in
+                box?.fire(ready == .readable ? tbrd_avahi_watch_in : tbrd_avahi_watch_out)
+            }
+        } catch {
+            return nil
+        }
         box.update(events: events)
         // Avahi holds the box until watch_free releases it.
         return OpaquePointer(Unmanaged.passRetained(box).toOpaque())
@@ -89,32 +101,10 @@ private final class WatchBox {
     func update(events: UInt32) {
         dispatchPrecondition(condition: .onQueue(poll.queue))
         guard !freed else { return }
-        if events & tbrd_avahi_watch_in != 0 {
-            if readSource == nil {
-                let source = DispatchSource.makeReadSource(fileDescriptor: fd, queue: poll.queue)
-                source.setEventHandler { [weak self] in self?.fire(tbrd_avahi_watch_in) }
-                source.activate()
-                readSource = source
-            }
-        } else if let source = readSource {
-            source.cancel()
-            readSource = nil
-        }
-        if events & tbrd_avahi_watch_out != 0 {
-            if writeSource == nil {
-                let copy = dup(fd)
-                if copy >= 0 {
-                    let source = DispatchSource.makeWriteSource(fileDescriptor: copy, queue: poll.queue)
-                    source.setEventHandler { [weak self] in self?.fire(tbrd_avahi_watch_out) }
-                    source.setCancelHandler { close(copy) }
-                    source.activate()
-                    writeSource = source
-                }
-            }
-        } else if let source = writeSource {
-            source.cancel()
-            writeSource = nil
-        }
+        var wanted: DescriptorWatch.Events = []
+        if events & tbrd_avahi_watch_in != 0 { wanted.insert(.readable) }
+        if events & tbrd_avahi_watch_out != 0 { wanted.insert(.writable) }
+        source?.enabled = wanted
     }
 
     private func fire(_ events: UInt32) {
@@ -128,10 +118,7 @@ private final class WatchBox {
         dispatchPrecondition(condition: .onQueue(poll.queue))
         guard !freed else { return }
         freed = true
-        readSource?.cancel()
-        writeSource?.cancel()
-        readSource = nil
-        writeSource = nil
+        source?.cancel()
         // Balances the retain of make(); a callback running now holds its own strong reference.
         Unmanaged.passUnretained(self).release()
     }

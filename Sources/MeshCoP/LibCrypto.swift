@@ -6,8 +6,9 @@ internal import TBRFoundation
 ///
 /// libcrypto is opened with `dlopen` on first use rather than linked: loading it (and relocating it)
 /// costs every process about a millisecond, and most `tbrctl` commands never derive a key. The library
-/// and its functions are looked up once per process (``api``); a machine without it gets a
-/// ``CryptoError`` naming the library instead of a binary that does not start.
+/// is opened and every function resolved at once, once per process (``api``); a machine without it, or
+/// with one that lacks a function, gets a ``CryptoError`` naming the soname and the function instead of
+/// a binary that does not start.
 package enum LibCrypto {
     /// The functions MeshCoP calls, resolved from the loaded library.
     struct API: @unchecked Sendable {
@@ -28,51 +29,50 @@ package enum LibCrypto {
         let parameterEnd: tbrd_OSSL_PARAM_construct_end
         let digest: tbrd_EVP_Digest
         let sha1: tbrd_EVP_sha1
+
+        /// Resolves every function from `library`.
+        /// - Throws: ``SharedLibraryError`` naming the first function `library` lacks.
+        init(_ library: SharedLibrary) throws(SharedLibraryError) {
+            randBytes = try library.function("RAND_bytes")
+            errGetError = try library.function("ERR_get_error")
+            errErrorString = try library.function("ERR_error_string_n")
+            errClearError = try library.function("ERR_clear_error")
+            macFetch = try library.function("EVP_MAC_fetch")
+            macFree = try library.function("EVP_MAC_free")
+            contextNew = try library.function("EVP_MAC_CTX_new")
+            contextFree = try library.function("EVP_MAC_CTX_free")
+            contextSetParameters = try library.function("EVP_MAC_CTX_set_params")
+            macInit = try library.function("EVP_MAC_init")
+            macUpdate = try library.function("EVP_MAC_update")
+            macFinal = try library.function("EVP_MAC_final")
+            parameterUTF8 = try library.function("OSSL_PARAM_construct_utf8_string")
+            parameterEnd = try library.function("OSSL_PARAM_construct_end")
+            digest = try library.function("EVP_Digest")
+            sha1 = try library.function("EVP_sha1")
+        }
     }
 
-    /// The sonames tried, newest first (Debian 12 ships OpenSSL 3: `libcrypto.so.3`).
-    static let libraryNames = ["libcrypto.so.3", "libcrypto.so"]
+    /// The sonames tried: the one Debian's `libssl3` ships (Debian 12: OpenSSL 3.0).
+    static let libraryNames = ["libcrypto.so.3"]
 
     /// libcrypto's functions, loaded on first use (a lazy, thread-safe `static let`): the process-wide
     /// library, never unloaded.
-    static let api: Result<API, CryptoError> = load()
+    static let api: Result<API, CryptoError> = load(libraryNames)
 
     /// The loaded API.
     /// - Throws: ``CryptoError`` when libcrypto or one of its functions cannot be found.
     static func loaded() throws(CryptoError) -> API { try api.get() }
 
-    private static func load() -> Result<API, CryptoError> {
-        let library: SharedLibrary
-        do { library = try SharedLibrary.open(libraryNames) } catch {
-            return .failure(CryptoError(function: "dlopen(\(error.library))", detail: "\(error.reason) (install libssl3)"))
-        }
-        func symbol<T>(_ name: String, as _: T.Type) throws(CryptoError) -> T {
-            guard let function = library.symbol(name, as: T.self) else {
-                throw CryptoError(function: "dlsym(\(name))", detail: "libcrypto has no \(name); OpenSSL 3 is needed")
-            }
-            return function
-        }
-        do throws(CryptoError) {
-            return .success(
-                API(
-                    randBytes: try symbol("RAND_bytes", as: tbrd_RAND_bytes.self),
-                    errGetError: try symbol("ERR_get_error", as: tbrd_ERR_get_error.self),
-                    errErrorString: try symbol("ERR_error_string_n", as: tbrd_ERR_error_string_n.self),
-                    errClearError: try symbol("ERR_clear_error", as: tbrd_ERR_clear_error.self),
-                    macFetch: try symbol("EVP_MAC_fetch", as: tbrd_EVP_MAC_fetch.self),
-                    macFree: try symbol("EVP_MAC_free", as: tbrd_EVP_MAC_free.self),
-                    contextNew: try symbol("EVP_MAC_CTX_new", as: tbrd_EVP_MAC_CTX_new.self),
-                    contextFree: try symbol("EVP_MAC_CTX_free", as: tbrd_EVP_MAC_CTX_free.self),
-                    contextSetParameters: try symbol("EVP_MAC_CTX_set_params", as: tbrd_EVP_MAC_CTX_set_params.self),
-                    macInit: try symbol("EVP_MAC_init", as: tbrd_EVP_MAC_init.self),
-                    macUpdate: try symbol("EVP_MAC_update", as: tbrd_EVP_MAC_update.self),
-                    macFinal: try symbol("EVP_MAC_final", as: tbrd_EVP_MAC_final.self),
-                    parameterUTF8: try symbol("OSSL_PARAM_construct_utf8_string", as: tbrd_OSSL_PARAM_construct_utf8_string.self),
-                    parameterEnd: try symbol("OSSL_PARAM_construct_end", as: tbrd_OSSL_PARAM_construct_end.self),
-                    digest: try symbol("EVP_Digest", as: tbrd_EVP_Digest.self),
-                    sha1: try symbol("EVP_sha1", as: tbrd_EVP_sha1.self)))
+    /// Opens the first of `names` that loads and resolves every function from it.
+    /// - Returns: the functions, or a ``CryptoError`` naming the sonames tried or the missing function.
+    static func load(_ names: [String]) -> Result<API, CryptoError> {
+        do {
+            return .success(try API(try SharedLibrary.open(names)))
         } catch {
-            return .failure(error)
+            if let symbol = error.symbol {
+                return .failure(CryptoError(function: "dlsym(\(symbol))", detail: "\(error); OpenSSL 3 is needed"))
+            }
+            return .failure(CryptoError(function: "dlopen", detail: "\(error) (install libssl3)"))
         }
     }
 

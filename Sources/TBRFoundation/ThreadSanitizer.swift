@@ -12,7 +12,8 @@ import Glibc
 ///
 /// The same blind spot covers `Synchronization.Mutex` on Linux: once contended it waits on a futex,
 /// which TSan does not intercept, so two critical sections of one mutex on two threads look unordered.
-/// Types whose mutex TSan flagged wrap their critical sections in ``locked(_:_:)``.
+/// ``Locked``, the project's mutex, runs each critical section between ``acquire(_:)`` and
+/// ``release(_:)`` on itself.
 ///
 /// Outside a TSan build all of it does nothing: `__tsan_acquire` and `__tsan_release` are looked up
 /// once with `dlsym` and are absent.
@@ -32,15 +33,6 @@ public enum ThreadSanitizer {
     @inline(__always)
     public static func acquire(_ object: AnyObject) {
         acquireFunction?(Unmanaged.passUnretained(object).toOpaque())
-    }
-
-    /// Runs `body` as a critical section ThreadSanitizer can order: between ``acquire(_:)`` and
-    /// ``release(_:)`` on `owner`. Call it inside the mutex's `withLock`, with the object that owns the mutex.
-    @inline(__always)
-    public static func locked<R>(_ owner: AnyObject, _ body: () throws -> R) rethrows -> R {
-        acquire(owner)
-        defer { release(owner) }
-        return try body()
     }
 
     private static func lookUp(_ name: String) -> Annotation? {

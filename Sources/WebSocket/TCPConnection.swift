@@ -6,26 +6,30 @@ import Glibc
 #endif
 
 /// A TCP connection on a serial Dispatch queue of its own, which is also the actor's executor: the
-/// socket is non-blocking, readiness comes from Dispatch sources (``SocketHandle``), and their handlers
-/// reach the actor's state with `assumeIsolated`. No thread blocks on the socket; name resolution
-/// (`getaddrinfo`) blocks this queue only, never the cooperative pool. A client connection is made by
+/// socket is non-blocking, readiness comes from a `DescriptorWatch` (which owns the socket and closes
+/// it), and its handler reaches the actor's state with `assumeIsolated`. No thread blocks on the socket;
+/// name resolution (`getaddrinfo`) blocks this queue only, never the cooperative pool. A client connection is made by
 /// ``connect()``; a server's comes from ``adopt(_:peer:keepalive:)`` with a socket its listener accepted.
 /// Both carry TCP keepalive (``TCPKeepalive``).
 ///
 /// Reads are pulled: ``read()`` waits for one chunk, so a slow reader leaves data in the kernel (back
 /// pressure) rather than in memory. Writes are queued and written whole, in order, never interleaved.
-/// Cancelling a waiting ``read()`` fails it; cancelling a ``write(_:)`` closes the connection (a frame
-/// half written cannot be taken back); ``enqueue(_:)`` queues bytes without waiting for them.
+/// Cancelling a waiting ``read()`` fails it; cancelling a ``write(_:)`` fails that write alone and leaves
+/// the connection to everyone else (its bytes are dropped if none was written yet, and otherwise written
+/// to the end without a waiter: half a frame cannot be taken back, and cutting it would end the
+/// connection for every other caller); ``enqueue(_:)`` queues bytes without waiting for them.
 actor TCPConnection {
     private let executor: DispatchQueueExecutor
     nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
     /// `host:port`, for messages.
     nonisolated let peer: String
-    private var socket: SocketHandle?
+    private var socket: DescriptorWatch?
     /// The socket's descriptor while open.
-    var currentDescriptor: Int32? { socket?.fd }
+    var currentDescriptor: Int32? { socket?.descriptor }
     private var reader: CheckedContinuation<[UInt8], any Error>?
-    private var writes: [(bytes: ArraySlice<UInt8>, done: CheckedContinuation<Void, any Error>?)] = []
+    private var writes: [PendingWrite] = []
+    /// The id of the last ``write(_:)``.
+    private var lastWriteID: UInt64 = 0
     /// The bytes in ``writes`` not yet written.
     private(set) var queuedBytes = 0
     private var connecting: CheckedContinuation<Void, any Error>?
@@ -90,12 +94,11 @@ actor TCPConnection {
         set(Int32(IPPROTO_TCP), TCP_USER_TIMEOUT, keepalive.deadPeerSeconds * 1000)
     }
 
-    /// The sources for `fd`, whose handlers enter this actor.
-    private func makeHandle(_ fd: Int32) throws(SocketErrno) -> SocketHandle {
-        try SocketHandle(
-            fd: fd, queue: executor.queue,
-            readable: { [weak self] in self?.assumeIsolated { $0.readable() } },
-            writable: { [weak self] in self?.assumeIsolated { $0.writable() } })
+    /// The watch of `fd`, which it takes, whose handler enters this actor; both directions off.
+    private func makeHandle(_ fd: Int32) throws(DescriptorWatchError) -> DescriptorWatch {
+        try DescriptorWatch(taking: fd, events: [.readable, .writable], queue: executor.queue) { [weak self] ready in
+            self?.assumeIsolated { ready == .readable ? $0.readable() : $0.writable() }
+        }
     }
 
     // MARK: connecting
@@ -130,6 +133,8 @@ actor TCPConnection {
                 return
             } catch let error as SocketErrno {
                 lastError = error.description
+            } catch let error as DescriptorWatchError {
+                lastError = error.description
             } catch {
                 throw .cancelled
             }
@@ -144,7 +149,7 @@ actor TCPConnection {
         let code = rc == 0 ? 0 : errno
         let handle = try makeHandle(fd)
         guard code == 0 || code == EINPROGRESS else {
-            handle.close()
+            handle.cancel()
             throw SocketErrno(code)
         }
         socket = handle
@@ -153,14 +158,14 @@ actor TCPConnection {
                 try await withTaskCancellationHandler {
                     try await withCheckedThrowingContinuation { (c: CheckedContinuation<Void, any Error>) in
                         connecting = c
-                        handle.armWrite(true)
+                        handle.enabled.insert(.writable)
                     }
                 } onCancel: {
                     executor.queue.async { [self] in self.assumeIsolated { _ = $0.fail(.cancelled) } }
                 }
             } catch {
                 socket = nil
-                handle.close()
+                handle.cancel()
                 throw error
             }
             var error: Int32 = 0
@@ -168,7 +173,7 @@ actor TCPConnection {
             getsockopt(fd, SOL_SOCKET, SO_ERROR, &error, &size)
             if error != 0 {
                 socket = nil
-                handle.close()
+                handle.cancel()
                 throw SocketErrno(error)
             }
         }
@@ -184,7 +189,7 @@ actor TCPConnection {
         if let failure { throw failure }
         guard let socket else { throw .closedLocally }
         precondition(reader == nil, "one reader at a time")
-        switch Self.readNow(socket.fd) {
+        switch Self.readNow(socket.descriptor) {
         case .bytes(let bytes): return bytes
         case .failed(let error): throw fail(error)
         case .wouldBlock: break
@@ -193,7 +198,7 @@ actor TCPConnection {
             return try await withTaskCancellationHandler {
                 try await withCheckedThrowingContinuation { (c: CheckedContinuation<[UInt8], any Error>) in
                     reader = c
-                    socket.armRead(true)
+                    socket.enabled.insert(.readable)
                 }
             } onCancel: {
                 executor.queue.async { [self] in self.assumeIsolated { $0.cancelRead() } }
@@ -227,14 +232,14 @@ actor TCPConnection {
     /// The read source fired.
     private func readable() {
         guard let socket, let reader else {
-            socket?.armRead(false)
+            socket?.enabled.remove(.readable)
             return
         }
-        switch Self.readNow(socket.fd) {
+        switch Self.readNow(socket.descriptor) {
         case .wouldBlock: return
         case .bytes(let bytes):
             self.reader = nil
-            socket.armRead(false)
+            socket.enabled.remove(.readable)
             reader.resume(returning: bytes)
         case .failed(let error):
             fail(error)
@@ -244,28 +249,44 @@ actor TCPConnection {
     private func cancelRead() {
         guard let reader else { return }
         self.reader = nil
-        socket?.armRead(false)
+        socket?.enabled.remove(.readable)
         reader.resume(throwing: WebSocketError.cancelled)
     }
 
     // MARK: writing
 
+    /// Bytes to write, in order.
+    private struct PendingWrite {
+        var bytes: ArraySlice<UInt8>
+        /// The caller waiting for them; nil for ``enqueue(_:)``'s and for a write whose caller gave up
+        /// after part of it was written.
+        var done: CheckedContinuation<Void, any Error>?
+        /// The ``write(_:)`` they came from (0 for ``enqueue(_:)``), for its cancellation.
+        let id: UInt64
+        /// Whether some of them are on the wire.
+        var started: Bool { bytes.startIndex > 0 }
+    }
+
     /// Writes all of `bytes`, after the writes queued before it.
-    /// - Throws: ``WebSocketError/connectionLost(_:)``, ``WebSocketError/closedLocally``; when the task is
-    ///   cancelled before the bytes are written the connection is closed and ``WebSocketError/cancelled``
-    ///   thrown.
+    /// - Throws: ``WebSocketError/connectionLost(_:)``, ``WebSocketError/closedLocally``;
+    ///   ``WebSocketError/cancelled`` when the task is cancelled before the bytes are written, which ends
+    ///   this write only (see ``abandonWrite(_:)``), not the connection.
     func write(_ bytes: [UInt8]) async throws(WebSocketError) {
         if let failure { throw failure }
         guard socket != nil else { throw .closedLocally }
+        // A task already cancelled still writes what the socket takes at once (a close frame on the way
+        // out of a cancelled handler, say); the rest is abandoned as below.
+        lastWriteID += 1
+        let id = lastWriteID
         do {
             try await withTaskCancellationHandler {
                 try await withCheckedThrowingContinuation { (c: CheckedContinuation<Void, any Error>) in
-                    writes.append((bytes[...], c))
+                    writes.append(PendingWrite(bytes: bytes[...], done: c, id: id))
                     queuedBytes += bytes.count
                     if writes.count == 1 { flush() }
                 }
             } onCancel: {
-                executor.queue.async { [self] in self.assumeIsolated { $0.cancelWrites() } }
+                executor.queue.async { [self] in self.assumeIsolated { $0.abandonWrite(id) } }
             }
         } catch let error as WebSocketError {
             throw error
@@ -286,7 +307,7 @@ actor TCPConnection {
     func enqueue(_ bytes: [UInt8]) -> Bool {
         guard failure == nil, socket != nil else { return false }
         guard queuedBytes <= Self.maximumBacklog else { return false }
-        writes.append((bytes[...], nil))
+        writes.append(PendingWrite(bytes: bytes[...], done: nil, id: 0))
         queuedBytes += bytes.count
         if writes.count == 1 { flush() }
         return true
@@ -299,11 +320,11 @@ actor TCPConnection {
     private func flush() {
         guard let socket else { return }
         while !writes.isEmpty {
-            let n = writes[0].bytes.withUnsafeBytes { Glibc.write(socket.fd, $0.baseAddress!, $0.count) }
+            let n = writes[0].bytes.withUnsafeBytes { Glibc.write(socket.descriptor, $0.baseAddress!, $0.count) }
             if n < 0 {
                 if errno == EINTR { continue }
                 if errno == EAGAIN || errno == EWOULDBLOCK {
-                    socket.armWrite(true)
+                    socket.enabled.insert(.writable)
                     return
                 }
                 fail(.connectionLost(SocketErrno(errno).description))
@@ -313,23 +334,33 @@ actor TCPConnection {
             queuedBytes -= n
             if writes[0].bytes.isEmpty { writes.removeFirst().done?.resume() }
         }
-        socket.armWrite(false)
+        socket.enabled.remove(.writable)
     }
 
     /// The write source fired: a connect finished, or the socket takes more bytes.
     private func writable() {
         if let connecting {
             self.connecting = nil
-            socket?.armWrite(false)
+            socket?.enabled.remove(.writable)
             connecting.resume()
             return
         }
         flush()
     }
 
-    private func cancelWrites() {
-        guard !writes.isEmpty else { return }
-        fail(.cancelled)
+    /// The caller of write `id` gave up (its task was cancelled: it stopped, or its time limit passed).
+    /// Its bytes are dropped if none is on the wire yet; otherwise they are written to the end without a
+    /// waiter, since half a frame cannot be taken back and cutting it would end the connection for every
+    /// other caller. Either way the caller gets ``WebSocketError/cancelled`` now.
+    private func abandonWrite(_ id: UInt64) {
+        guard let index = writes.firstIndex(where: { $0.id == id }), let done = writes[index].done else { return }
+        if writes[index].started {
+            writes[index].done = nil
+        } else {
+            queuedBytes -= writes[index].bytes.count
+            writes.remove(at: index)
+        }
+        done.resume(throwing: WebSocketError.cancelled)
     }
 
     // MARK: closing
@@ -343,7 +374,7 @@ actor TCPConnection {
         connecting = nil
         writes.removeAll()
         queuedBytes = 0
-        socket?.close()
+        socket?.cancel()
         socket = nil
         waiting.0?.resume(throwing: error)
         waiting.1?.resume(throwing: error)
@@ -353,7 +384,7 @@ actor TCPConnection {
 
     /// Shuts the sending side (a TCP FIN), so the peer sees the end of what was sent.
     func shutdownWriting() {
-        if let socket { Glibc.shutdown(socket.fd, Int32(SHUT_WR)) }
+        if let socket { Glibc.shutdown(socket.descriptor, Int32(SHUT_WR)) }
     }
 
     /// Closes the connection; calls waiting fail with ``WebSocketError/closedLocally``. What the peer
@@ -362,7 +393,7 @@ actor TCPConnection {
     func close() {
         if let socket, failure == nil {
             var drained = 0
-            while drained < 1 << 20, case .bytes(let bytes) = Self.readNow(socket.fd), !bytes.isEmpty { drained += bytes.count }
+            while drained < 1 << 20, case .bytes(let bytes) = Self.readNow(socket.descriptor), !bytes.isEmpty { drained += bytes.count }
         }
         fail(.closedLocally)
     }

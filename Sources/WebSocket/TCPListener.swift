@@ -6,8 +6,8 @@ import Glibc
 #endif
 
 /// A listening TCP socket on a serial Dispatch queue of its own (the actor's executor), as
-/// ``TCPConnection`` is: non-blocking, readiness from a Dispatch source, ``accept()`` waiting for the
-/// next connection without blocking a thread.
+/// ``TCPConnection`` is: non-blocking, readiness from a `DescriptorWatch` (which owns the socket),
+/// ``accept()`` waiting for the next connection without blocking a thread.
 actor TCPListener {
     private let executor: DispatchQueueExecutor
     nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
@@ -15,7 +15,7 @@ actor TCPListener {
     nonisolated let host: String
     /// The port it listens on (the one the kernel chose when asked for port 0).
     nonisolated let port: UInt16
-    private var socket: SocketHandle?
+    private var socket: DescriptorWatch?
     private var waiter: CheckedContinuation<(Int32, String), any Error>?
 
     private init(host: String, port: UInt16) {
@@ -75,12 +75,11 @@ actor TCPListener {
         throw .cannotListen(shown, reason: lastError)
     }
 
-    private func install(_ fd: Int32) throws(SocketErrno) {
+    private func install(_ fd: Int32) throws(DescriptorWatchError) {
         dispatchPrecondition(condition: .onQueue(executor.queue))
-        socket = try SocketHandle(
-            fd: fd, queue: executor.queue,
-            readable: { [weak self] in self?.assumeIsolated { $0.readable() } },
-            writable: {})
+        socket = try DescriptorWatch(taking: fd, events: .readable, queue: executor.queue) { [weak self] _ in
+            self?.assumeIsolated { $0.readable() }
+        }
     }
 
     /// The next connection: a connected socket (non-blocking, close-on-exec; the caller owns it) and the
@@ -91,12 +90,12 @@ actor TCPListener {
     func accept() async throws(WebSocketError) -> (fd: Int32, peer: String) {
         guard let socket else { throw .closedLocally }
         precondition(waiter == nil, "one task accepts at a time")
-        if let accepted = try Self.acceptNow(socket.fd) { return accepted }
+        if let accepted = try Self.acceptNow(socket.descriptor) { return accepted }
         do {
             return try await withTaskCancellationHandler {
                 try await withCheckedThrowingContinuation { (c: CheckedContinuation<(Int32, String), any Error>) in
                     waiter = c
-                    socket.armRead(true)
+                    socket.enabled = .readable
                 }
             } onCancel: {
                 executor.queue.async { [self] in self.assumeIsolated { $0.resumeWaiter(throwing: .cancelled) } }
@@ -136,12 +135,12 @@ actor TCPListener {
     /// The read source fired: a connection is pending.
     private func readable() {
         guard let socket, waiter != nil else {
-            socket?.armRead(false)
+            socket?.enabled = []
             return
         }
         do {
-            guard let accepted = try Self.acceptNow(socket.fd) else { return }
-            socket.armRead(false)
+            guard let accepted = try Self.acceptNow(socket.descriptor) else { return }
+            socket.enabled = []
             let waiter = self.waiter
             self.waiter = nil
             waiter?.resume(returning: accepted)
@@ -153,14 +152,14 @@ actor TCPListener {
     private func resumeWaiter(throwing error: WebSocketError) {
         guard let waiter else { return }
         self.waiter = nil
-        socket?.armRead(false)
+        socket?.enabled = []
         waiter.resume(throwing: error)
     }
 
     /// Stops listening; a waiting ``accept()`` fails with ``WebSocketError/closedLocally``. Idempotent.
     func close() {
         resumeWaiter(throwing: .closedLocally)
-        socket?.close()
+        socket?.cancel()
         socket = nil
     }
 

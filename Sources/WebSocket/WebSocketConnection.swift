@@ -48,7 +48,9 @@ public actor WebSocketConnection {
 
     /// Sends `text` as one text message.
     /// - Throws: ``WebSocketError`` when the connection is over (`closed`, `connectionLost`,
-    ///   `closedLocally`) or the send was cancelled (which closes the connection).
+    ///   `closedLocally`); `cancelled` when the task is cancelled before the message is written (by a
+    ///   time limit, say), which fails this send only: the connection stays usable, and a message already
+    ///   partly written is finished, since half a frame cannot be taken back.
     public func send(text: String) async throws(WebSocketError) {
         try await send(WebSocketFrame(opcode: .text, payload: Array(text.utf8)))
     }
@@ -63,6 +65,9 @@ public actor WebSocketConnection {
         if let ended { throw ended }
         do {
             try await tcp.write(encode(frame))
+        } catch .cancelled {
+            // The caller gave up on this message; the connection is not over.
+            throw .cancelled
         } catch {
             throw finish(error)
         }
