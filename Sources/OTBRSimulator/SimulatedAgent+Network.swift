@@ -235,6 +235,7 @@ extension SimulatedAgent {
         cancelTimer(.attach)
         cancelTimer(.nat64)
         cancelTimer(.epskc)
+        cancelTimer(.epskcGuard)
         cancelTimer(.gracefulDetach)
         let old = runtime
         let id = persistent.borderAgentID ?? Self.randomBytes(16)

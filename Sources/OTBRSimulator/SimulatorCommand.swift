@@ -48,6 +48,9 @@ struct SimulatorCommand: ParsableCommand {
         .option(
             "pending-delay", valueName: "MS",
             help: "Milliseconds until a pending dataset (Delay Timer 300000) becomes active.", default: "300000"),
+        .option(
+            "disconnect-guard", valueName: "MS",
+            help: "Milliseconds a used key stays connected after its commissioner leaves, then stops.", default: "2000"),
         .flag(
             "mdns",
             help: "Publish _meshcop._udp (and _meshcop-e._udp while a key is active) through avahi-daemon on the system bus."),
@@ -85,7 +88,8 @@ struct SimulatorCommand: ParsableCommand {
             }
             return decoded
         }
-        let delays = try ["role-delay", "detach-delay", "restart-delay", "nat64-delay", "pending-delay"].map { (name) throws(UsageError) in
+        let delayNames = ["role-delay", "detach-delay", "restart-delay", "nat64-delay", "pending-delay", "disconnect-guard"]
+        let delays = try delayNames.map { (name) throws(UsageError) in
             Duration.milliseconds(Int64(try values.required(name, as: UInt32.self)))
         }
         var built: [SimulatorConfiguration] = []
@@ -102,7 +106,7 @@ struct SimulatorCommand: ParsableCommand {
             c.vendorName = values.string("vendor") ?? c.vendorName
             c.productName = values.string("product") ?? c.productName
             (c.roleDelay, c.detachDelay, c.restartDelay, c.nat64Delay) = (delays[0], delays[1], delays[2], delays[3])
-            c.pendingDelay = delays[4]
+            (c.pendingDelay, c.disconnectGuard) = (delays[4], delays[5])
             c.mdns = values.flag("mdns")
             built.append(c)
         }

@@ -46,6 +46,9 @@ public struct SimulatorConfiguration: Sendable {
     /// become active (`--pending-delay`); its Delay Timer counts down over this time. As on the real
     /// agent, 300 s unless shortened.
     public var pendingDelay: Duration = .seconds(300)
+    /// How long a used key stays connected/accepted after its commissioner closed the session, before
+    /// it stops (`--disconnect-guard`; the real agent's disconnect guard time, 2 s).
+    public var disconnectGuard: Duration = .seconds(2)
     /// Publish `_meshcop._udp` and, while a key is active, `_meshcop-e._udp` through avahi-daemon on the
     /// system bus (`--mdns`), as the real agent's mDNS publisher does.
     public var mdns = false
