@@ -52,6 +52,9 @@ public struct SimulatorConfiguration: Sendable {
     /// Publish `_meshcop._udp` and, while a key is active, `_meshcop-e._udp` through avahi-daemon on the
     /// system bus (`--mdns`), as the real agent's mDNS publisher does.
     public var mdns = false
+    /// Where to serve otbr-agent's REST API (`--rest`); nil: no REST API, as an agent built without
+    /// `OTBR_REST`. The server belongs to the agent process and comes back on the same port after a restart.
+    public var restListen: RESTListenAddress?
     /// The infrastructure (LAN) interface `InfraLinkInfo` names (`--infra-interface`): the one whose
     /// prefixes tbrd's host firewall lets the mesh reach under `none`.
     public var infraInterfaceName = "eth0"
