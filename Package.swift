@@ -103,7 +103,7 @@ let package = Package(
 
         .target(
             name: "OTBRSimulator",
-            dependencies: ["DBus", "OpenThreadBR", "MeshCoP", "TBRFoundation", "TBRCommandLine", "MDNS"],
+            dependencies: ["DBus", "OpenThreadBR", "MeshCoP", "TBRFoundation", "TBRCommandLine", "MDNS", "HTTPServer"],
             swiftSettings: strict),
 
         // A simulated python-matter-server (matter-sim): its WebSocket API over the WebSocket server side.
@@ -174,6 +174,12 @@ let package = Package(
             dependencies: [
                 "TBRDaemon", "TBRDBusAPI", "DBus", "MeshCoP", "OpenThreadBR", "TBRFoundation", "TBRTestKit", "MatterCommissioner",
                 "MatterOnboarding", "WebSocket",
+            ],
+            swiftSettings: strict),
+        .testTarget(
+            name: "OTBRSimulatorTests",
+            dependencies: [
+                "OTBRSimulator", "OpenThreadREST", "OpenThreadBR", "HTTP", "DBus", "MeshCoP", "TBRFoundation", "TBRTestKit",
             ],
             swiftSettings: strict),
         .testTarget(

@@ -10,6 +10,8 @@ final class CurlTransfer {
     /// What the server sent so far, and whether it passed the bound.
     private(set) var body: [UInt8] = []
     private(set) var contentType: String?
+    /// The headers of the last response, by lower-case name.
+    private(set) var responseHeaders: [String: String] = [:]
     private(set) var overflowed = false
     let maximumBytes: Int
     /// Set from another thread to stop the transfer at libcurl's next progress callback.
@@ -91,8 +93,15 @@ final class CurlTransfer {
         guard let data, count > 0 else { return }
         let line = data.withMemoryRebound(to: UInt8.self, capacity: count) { String(decoding: UnsafeBufferPointer(start: $0, count: count), as: UTF8.self) }
         // A new response (after 100 Continue, say) starts its headers afresh.
-        if line.hasPrefix("HTTP/") { contentType = nil }
-        guard let colon = line.firstIndex(of: ":"), line[..<colon].lowercased() == "content-type" else { return }
+        if line.hasPrefix("HTTP/") {
+            contentType = nil
+            responseHeaders = [:]
+        }
+        guard let colon = line.firstIndex(of: ":") else { return }
+        let name = line[..<colon].lowercased()
+        let text = String(line[line.index(after: colon)...]).trimmingCharacters(in: " \t\r\n")
+        responseHeaders[name] = responseHeaders[name].map { $0 + ", " + text } ?? text
+        guard name == "content-type" else { return }
         let value = line[line.index(after: colon)...].split(separator: ";").first.map(String.init) ?? ""
         contentType = value.trimmingCharacters(in: " \t\r\n").lowercased()
     }

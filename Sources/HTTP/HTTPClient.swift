@@ -44,7 +44,7 @@ public struct HTTPClient: Sendable {
         let what = "\(request.method) \(request.url)"
         switch transfer.perform() {
         case .success(let status):
-            return .success(HTTPResponse(status: status, contentType: transfer.contentType, body: transfer.body))
+            return .success(HTTPResponse(status: status, contentType: transfer.contentType, headers: transfer.responseHeaders, body: transfer.body))
         case .failure(let failure):
             if transfer.overflowed {
                 return .failure(HTTPError(.tooLarge, "\(what): the answer is longer than the \(bound) bytes accepted"))

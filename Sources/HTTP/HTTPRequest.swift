@@ -32,19 +32,23 @@ public struct HTTPRequest: Sendable, Hashable {
     }
 }
 
-/// An HTTP response: its status and body (at most the client's bound).
+/// An HTTP response: its status, headers and body (at most the client's bound).
 public struct HTTPResponse: Sendable, Hashable {
     /// The status code (200, 404, …).
     public var status: Int
     /// The `Content-Type` header, lower-cased, without parameters; nil when absent.
     public var contentType: String?
+    /// Every header of the final response, by lower-case name, values trimmed; a header sent several
+    /// times has its values joined with ", ".
+    public var headers: [String: String]
     /// The body.
     public var body: [UInt8]
 
     /// A response as given.
-    public init(status: Int, contentType: String? = nil, body: [UInt8] = []) {
+    public init(status: Int, contentType: String? = nil, headers: [String: String] = [:], body: [UInt8] = []) {
         self.status = status
         self.contentType = contentType
+        self.headers = headers
         self.body = body
     }
 

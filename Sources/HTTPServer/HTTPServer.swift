@@ -7,8 +7,8 @@ import Synchronization
 import Glibc
 #endif
 
-/// A request as the server received it: method, path (without the query), the headers it needs and the
-/// whole body.
+/// A request as the server received it: method, path (without the query), its headers and the whole
+/// body.
 public struct HTTPServerRequest: Sendable, Hashable {
     /// `GET`, `PUT`, `POST`, `DELETE`, …
     public var method: String
@@ -18,20 +18,26 @@ public struct HTTPServerRequest: Sendable, Hashable {
     public var contentType: String?
     /// `Accept`, as sent; nil when absent.
     public var accept: String?
+    /// Every header as sent, by lower-case name; a header sent several times has its values joined
+    /// with ", " (RFC 9110 §5.3).
+    public var headers: [String: String] = [:]
     /// The body.
     public var body: [UInt8]
 }
 
-/// A response to send: a status, a content type and a body.
+/// A response to send: a status, a content type, more headers and a body.
 public struct HTTPServerResponse: Sendable, Hashable {
     public var status: Int
     public var contentType: String?
+    /// Headers besides `Content-Type`, `Content-Length` and `Date` (which the server writes).
+    public var headers: [String: String]
     public var body: [UInt8]
 
     /// A response as given.
-    public init(status: Int, contentType: String? = nil, body: [UInt8] = []) {
+    public init(status: Int, contentType: String? = nil, headers: [String: String] = [:], body: [UInt8] = []) {
         self.status = status
         self.contentType = contentType
+        self.headers = headers
         self.body = body
     }
 }
@@ -39,7 +45,11 @@ public struct HTTPServerResponse: Sendable, Hashable {
 /// An HTTP/1.1 server over GNU libmicrohttpd, for the simulators' REST APIs (otbr-sim `--rest`): one
 /// thread per connection (libmicrohttpd's), each request handed whole to an async handler, whose answer
 /// the connection's thread waits for (never a thread of Swift's cooperative pool). Listens on one
-/// address and port (0: a free one, read back in ``port``); ``stop()`` closes it.
+/// address and port (0: a free one, read back in ``port``); ``stop()`` or ``shutdown()`` closes it.
+///
+/// Stopping waits for the connections' threads, and so for handlers that are still running: an owner
+/// whose handlers wait on it (an actor serving its own state) stops the server with ``shutdown()``,
+/// which waits without holding the owner.
 public final class HTTPServer: Sendable {
     /// The handler of every request.
     public typealias Handler = @Sendable (HTTPServerRequest) async -> HTTPServerResponse
@@ -50,26 +60,33 @@ public final class HTTPServer: Sendable {
     private let context: Unmanaged<ServerContext>
     /// The port it listens on.
     public let port: UInt16
+    /// The address it listens on, as given to ``start(host:port:headers:handler:)``.
+    public let host: String
 
-    private init(daemon: OpaquePointer, context: Unmanaged<ServerContext>, port: UInt16) {
+    private init(daemon: OpaquePointer, context: Unmanaged<ServerContext>, host: String, port: UInt16) {
         self.daemon = Locked(Daemon(pointer: daemon))
         self.context = context
+        self.host = host
         self.port = port
     }
 
-    /// Listens on `host` (an IPv4 or IPv6 address; `::` for every address) and `port`, and serves
-    /// `handler` until ``stop()``.
+    /// Listens on `host` (an IPv4 or IPv6 address; `::` for every address, IPv4 included) and `port`,
+    /// and serves `handler` until ``stop()``.
+    /// - Parameter headers: added to every response, the server's own answers (413) included; a header
+    ///   of the same name from the handler wins.
     /// - Throws: ``HTTPServerError`` when the address cannot be bound or libmicrohttpd does not start.
-    public static func start(host: String, port: UInt16, handler: @escaping Handler) throws(HTTPServerError) -> HTTPServer {
+    public static func start(
+        host: String, port: UInt16, headers: [String: String] = [:], handler: @escaping Handler
+    ) throws(HTTPServerError) -> HTTPServer {
         let (fd, bound) = try listen(host: host, port: port)
-        let context = Unmanaged.passRetained(ServerContext(handler: handler))
+        let context = Unmanaged.passRetained(ServerContext(handler: handler, headers: headers))
         let raw = context.toOpaque()
         guard let daemon = tbrd_mhd_start(fd, accessHandler, raw, completedHandler, raw, 30) else {
             close(fd)
             context.release()
             throw HTTPServerError("libmicrohttpd did not start on \(host) port \(bound)")
         }
-        return HTTPServer(daemon: daemon, context: context, port: bound)
+        return HTTPServer(daemon: daemon, context: context, host: host, port: bound)
     }
 
     /// Stops serving: closes the listening socket and waits for the connections' threads. Idempotent.
@@ -80,6 +97,17 @@ public final class HTTPServer: Sendable {
         }) else { return }
         MHD_stop_daemon(daemon.pointer)
         context.release()
+    }
+
+    /// ``stop()`` on a thread of its own: returns when the server is stopped, without blocking the
+    /// caller's thread meanwhile, so that running handlers may still reach the caller.
+    public func shutdown() async {
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            DispatchQueue(label: "tbrd.http.server.stop").async {
+                self.stop()
+                done.resume()
+            }
+        }
     }
 
     deinit { stop() }
@@ -96,8 +124,12 @@ public final class HTTPServer: Sendable {
         defer { freeaddrinfo(list) }
         let fd = socket(info.pointee.ai_family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw HTTPServerError("cannot open a socket: errno \(errno)") }
-        var yes: Int32 = 1
+        var yes: Int32 = 1, no: Int32 = 0
         setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
+        if info.pointee.ai_family == AF_INET6 {
+            // `::` takes IPv4 connections too, as otbr-agent's REST server does (`set_ipv6_v6only(false)`).
+            setsockopt(fd, Int32(IPPROTO_IPV6), IPV6_V6ONLY, &no, socklen_t(MemoryLayout<Int32>.size))
+        }
         guard bind(fd, info.pointee.ai_addr, info.pointee.ai_addrlen) == 0, Glibc.listen(fd, 64) == 0 else {
             let e = errno
             close(fd)
@@ -106,6 +138,7 @@ public final class HTTPServer: Sendable {
         var address = sockaddr_storage()
         var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
         _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }
+        // `sin_port` and `sin6_port` are at the same offset.
         let bound: UInt16 = withUnsafePointer(to: &address) { p in
             p.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { UInt16(bigEndian: $0.pointee.sin_port) }
         }
@@ -120,10 +153,33 @@ public struct HTTPServerError: Error, Hashable, Sendable, CustomStringConvertibl
     public var description: String { message }
 }
 
-/// What libmicrohttpd's callbacks reach: the handler.
+/// What libmicrohttpd's callbacks reach: the handler and the headers of every response.
 final class ServerContext: Sendable {
     let handler: HTTPServer.Handler
-    init(handler: @escaping HTTPServer.Handler) { self.handler = handler }
+    let headers: [String: String]
+    init(handler: @escaping HTTPServer.Handler, headers: [String: String]) {
+        self.handler = handler
+        self.headers = headers
+    }
+}
+
+/// The headers of one request, filled by libmicrohttpd's iterator on the connection's thread.
+final class HeaderCollector {
+    var headers: [String: String] = [:]
+
+    /// Every request header of `connection`, by lower-case name.
+    static func collect(_ connection: OpaquePointer) -> [String: String] {
+        let collector = HeaderCollector()
+        let raw = Unmanaged.passUnretained(collector).toOpaque()
+        _ = MHD_get_connection_values(connection, .HEADER_KIND, { cls, _, key, value in
+            guard let cls, let key else { return .YES }
+            let collector = Unmanaged<HeaderCollector>.fromOpaque(cls).takeUnretainedValue()
+            let name = String(cString: key).lowercased(), text = value.map { String(cString: $0) } ?? ""
+            collector.headers[name] = collector.headers[name].map { $0 + ", " + text } ?? text
+            return .YES
+        }, raw)
+        return withExtendedLifetime(collector) { collector.headers }
+    }
 }
 
 /// One request's body as it arrives (libmicrohttpd's per-request context).
@@ -159,6 +215,7 @@ private let accessHandler: tbrd_mhd_access_handler = { cls, connection, url, met
         return .YES
     }
     // The whole request is in: answer it, waiting on this connection's own thread for the handler.
+    let context = Unmanaged<ServerContext>.fromOpaque(cls).takeUnretainedValue()
     let response: HTTPServerResponse
     if pending.body.count > PendingRequest.maximumBody {
         response = HTTPServerResponse(status: 413)
@@ -167,8 +224,8 @@ private let accessHandler: tbrd_mhd_access_handler = { cls, connection, url, met
         let contentType = header("Content-Type")?.split(separator: ";").first.map { String($0).lowercased().filter { $0 != " " } }
         let request = HTTPServerRequest(
             method: String(cString: method), path: String(String(cString: url).split(separator: "?", maxSplits: 1).first ?? ""),
-            contentType: contentType, accept: header("Accept"), body: pending.body)
-        let handler = Unmanaged<ServerContext>.fromOpaque(cls).takeUnretainedValue().handler
+            contentType: contentType, accept: header("Accept"), headers: HeaderCollector.collect(connection), body: pending.body)
+        let handler = context.handler
         let slot = ResponseSlot()
         Task {
             slot.response = await handler(request)
@@ -183,6 +240,9 @@ private let accessHandler: tbrd_mhd_access_handler = { cls, connection, url, met
     guard let created else { return .NO }
     defer { MHD_destroy_response(created) }
     if let type = response.contentType { MHD_add_response_header(created, "Content-Type", type) }
+    for (name, value) in context.headers.merging(response.headers, uniquingKeysWith: { _, handlers in handlers }) {
+        MHD_add_response_header(created, name, value)
+    }
     return MHD_queue_response(connection, UInt32(response.status), created)
 }
 

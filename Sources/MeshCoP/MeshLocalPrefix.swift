@@ -39,6 +39,12 @@ public struct MeshLocalPrefix: TLVValue, RawRepresentable, Codable, CustomString
     /// The 8 bytes.
     public var bytes: [UInt8] { tlvValue }
 
+    /// The RFC 5952 text of the address of this prefix and interface identifier `iid` (an RLOC is
+    /// `0000:00ff:fe00:<RLOC16>`), e.g. "fdde:ad00:beef:0:0:ff:fe00:fc00" written "fdde:ad00:beef::ff:fe00:fc00".
+    public func address(interfaceIdentifier iid: UInt64) -> String {
+        IPv6Text.format(tlvValue + bigEndianBytes(iid, count: 8))
+    }
+
     /// True when the prefix is a unique local address, fd00::/8.
     public var isUniqueLocal: Bool { rawValue >> 56 == 0xFD }
 

@@ -96,5 +96,5 @@ struct RuntimeState: Sendable {
 
 /// The simulator's timers, one of each at a time.
 enum TimerKey: Hashable, Sendable {
-    case attach, gracefulDetach, nat64, epskc, pendingDataset, joiner, exit, restart
+    case attach, gracefulDetach, nat64, epskc, epskcGuard, pendingDataset, joiner, exit, restart
 }

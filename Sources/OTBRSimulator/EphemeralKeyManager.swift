@@ -5,7 +5,9 @@ import OpenThreadBR
 ///
 /// States: disabled → (enable) stopped → (start) started → (DTLS session with the key) connected →
 /// (petition accepted) accepted. The key is single use: when a session that reached connected ends, the
-/// key stops. Ten failed handshakes stop it too; so do its lifetime running out, an explicit stop and
+/// key stays connected/accepted for the agent's disconnect guard time, then stops (`REMOTE_CLOSE`;
+/// `../otbr/README.md`, "A real commissioner candidate using the key": 2.0 s). Ten failed handshakes
+/// stop it too; so do its lifetime running out (at once, also during the guard), an explicit stop and
 /// switching the feature off.
 struct EphemeralKeyManager: Sendable {
     /// `otBorderAgentEphemeralKeyState`.
@@ -29,11 +31,15 @@ struct EphemeralKeyManager: Sendable {
         }
     }
 
-    /// What the agent must do with the key's lifetime timer.
+    /// What the agent must do with the key's timers (its lifetime and the disconnect guard).
     enum TimerAction: Equatable, Sendable {
         case none
-        /// Start (or restart) the timer for `lifetime`; it belongs to key number `generation`.
+        /// Start (or restart) the lifetime timer for `lifetime`; it belongs to key number `generation`.
         case start(lifetime: Duration, generation: UInt64)
+        /// Start the disconnect guard of key number `generation`; when it runs out, call
+        /// ``guardElapsed(generation:now:)``.
+        case startGuard(generation: UInt64)
+        /// Cancel both timers: the key stopped.
         case cancel
     }
 
@@ -52,6 +58,8 @@ struct EphemeralKeyManager: Sendable {
     /// Identifies the active key, so that a stale timer cannot end a newer key.
     private(set) var generation: UInt64 = 0
     private(set) var failedAttempts = 0
+    /// Whether the connected commissioner closed its session and the key waits out the disconnect guard.
+    private(set) var sessionClosed = false
     var counters = BorderAgentCounters()
     var history = EpskcHistory()
 
@@ -84,6 +92,7 @@ struct EphemeralKeyManager: Sendable {
         let lifetime = min(lifetimeMs == 0 ? Self.defaultLifetimeMs : lifetimeMs, Self.maxLifetimeMs)
         key = newKey
         failedAttempts = 0
+        sessionClosed = false
         generation &+= 1
         state = .started
         counters.epskcActivations &+= 1
@@ -96,6 +105,7 @@ struct EphemeralKeyManager: Sendable {
         guard [.started, .connected, .accepted].contains(state) else { return .none }
         state = .stopped
         key = nil
+        sessionClosed = false
         switch reason {
         case .localDisconnect, .sessionTimeout: counters.epskcDeactivationClears &+= 1
         case .peerDisconnect: counters.epskcDeactivationDisconnects &+= 1
@@ -113,6 +123,7 @@ struct EphemeralKeyManager: Sendable {
         guard [.started, .connected, .accepted].contains(state) else { return .none }
         state = .stopped
         key = nil
+        sessionClosed = false
         return .cancel
     }
 
@@ -154,9 +165,18 @@ struct EphemeralKeyManager: Sendable {
         history.record(.retrievedActiveDataset, at: now)
     }
 
-    /// The commissioner closed its session: the key has been used.
+    /// The commissioner closed its session: the key has been used. It stays connected/accepted until the
+    /// disconnect guard runs out (``TimerAction/startGuard(generation:)``).
+    /// - Returns: whether a session was open (false when none was, or it already closed).
     mutating func peerDisconnected(now: UInt32) -> (wasConnected: Bool, timer: TimerAction) {
-        guard state == .connected || state == .accepted else { return (false, .none) }
-        return (true, stop(.peerDisconnect, now: now))
+        guard state == .connected || state == .accepted, !sessionClosed else { return (false, .none) }
+        sessionClosed = true
+        return (true, .startGuard(generation: generation))
+    }
+
+    /// The disconnect guard of key `generation` ran out: the used key stops (`REMOTE_CLOSE`).
+    mutating func guardElapsed(generation elapsed: UInt64, now: UInt32) -> TimerAction {
+        guard elapsed == generation, sessionClosed else { return .none }
+        return stop(.peerDisconnect, now: now)
     }
 }

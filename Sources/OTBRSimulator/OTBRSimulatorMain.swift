@@ -1,5 +1,6 @@
 internal import Dispatch
 import DBus
+import HTTPServer
 import MDNS
 import TBRCommandLine
 import TBRFoundation
@@ -15,7 +16,7 @@ public enum OTBRSimulatorMain {
     public static let version = "0.1.0"
 
     /// Runs `otbr-sim` with `arguments` (without the program name).
-    /// - Returns: the exit status: 0 after a signal, 64 usage, 69 bus unreachable.
+    /// - Returns: the exit status: 0 after a signal, 64 usage, 69 bus unreachable or REST address not served.
     public static func main(arguments: [String]) async -> Int32 {
         let command: SimulatorCommand
         do {
@@ -53,13 +54,18 @@ public enum OTBRSimulatorMain {
             do {
                 try await agent.start()
             } catch {
-                write("otbr-sim: cannot start \(configuration.interfaceName.busName) on the \(command.bus) bus: \(error)\n", to: 2)
+                if let error = error as? HTTPServerError, let rest = configuration.restListen {
+                    write("otbr-sim: cannot serve the REST API of \(configuration.interfaceName) on \(rest): \(error)\n", to: 2)
+                } else {
+                    write("otbr-sim: cannot start \(configuration.interfaceName.busName) on the \(command.bus) bus: \(error)\n", to: 2)
+                }
                 for started in agents { await started.stop() }
                 await mdns?.close()
                 return ExitCode.unavailable.rawValue
             }
             agents.append(agent)
             write("ready \(configuration.interfaceName.busName)\n", to: 1)
+            if let url = await agent.restURL { write("rest \(configuration.interfaceName) \(url)\n", to: 1) }
         }
         let signal = await signals.next()
         logger.info("stopping", [("signal", "\(signal)")])

@@ -104,13 +104,20 @@ extension SimulatedAgent {
             break
         case .cancel:
             cancelTimer(.epskc)
+            cancelTimer(.epskcGuard)
         case .start(let lifetime, let generation):
             schedule(.epskc, after: lifetime) { agent in await agent.epskcExpired(generation) }
+        case .startGuard(let generation):
+            schedule(.epskcGuard, after: configuration.disconnectGuard) { agent in await agent.epskcGuardElapsed(generation) }
         }
     }
 
     private func epskcExpired(_ generation: UInt64) {
         applyTimer(runtime.epskc.expire(generation: generation, now: uptimeMs))
+    }
+
+    private func epskcGuardElapsed(_ generation: UInt64) {
+        applyTimer(runtime.epskc.guardElapsed(generation: generation, now: uptimeMs))
     }
 
     /// A commissioner tries `key`: on success it connects and, when the node is attached, its petition
@@ -125,15 +132,17 @@ extension SimulatedAgent {
         return true
     }
 
-    /// The connected commissioner closes its session; the key has been used.
-    /// - Returns: whether a session was connected.
+    /// The connected commissioner closes its session; the key has been used. It reads connected (or
+    /// accepted) for `--disconnect-guard` more, then stops (`REMOTE_CLOSE`), unless its lifetime ends first.
+    /// - Returns: whether a session was connected (false also for a session that already closed).
     func disconnectCommissioner() -> Bool {
         let (was, timer) = runtime.epskc.peerDisconnected(now: uptimeMs)
         applyTimer(timer)
         return was
     }
 
-    /// The full use of a key by a commissioner: connect, petition, read the active dataset, disconnect.
+    /// The full use of a key by a commissioner: connect, petition, read the active dataset, disconnect;
+    /// the key stops when the disconnect guard runs out (``disconnectCommissioner()``).
     /// - Returns: whether the key was accepted.
     func useEphemeralKey(_ key: String) -> Bool {
         guard connectCommissioner(key: key) else { return false }

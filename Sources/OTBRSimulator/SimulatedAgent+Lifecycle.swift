@@ -4,14 +4,17 @@ import OpenThreadBR
 import TBRFoundation
 
 extension SimulatedAgent {
-    /// Starts one agent process: fresh in-memory state, a new connection, the objects, the name, `Ready`,
-    /// then the automatic resume of a stored network (which, as on the real agent, does not set the
-    /// host's "Thread enabled" state).
+    /// Starts one agent process: fresh in-memory state, a new connection, the objects, the name, the
+    /// REST server (`--rest`, on the port of its first start), `Ready`, then the automatic resume of a
+    /// stored network (which, as on the real agent, does not set the host's "Thread enabled" state).
+    /// - Throws: ``DBusError`` when the bus or the name cannot be had, `HTTPServerError` when the REST
+    ///   address cannot be served.
     func startProcess(firstStart: Bool) async throws {
         life &+= 1
         let id = persistent.borderAgentID ?? Self.randomBytes(16)
         persistent.borderAgentID = id
         runtime = RuntimeState(started: clock.now(), borderAgentID: id, epskcEnabled: configuration.epskcEnabledAtStart)
+        epskcAdvertisedKey = nil
         await applyBuildDefaults()
         let conn = try await Connection(bus: bus, logger: logger.child("dbus"))
         // otbr-agent handles one D-Bus message at a time: a read sent just before a command sees the
@@ -29,6 +32,12 @@ extension SimulatedAgent {
         guard reply == .primaryOwner || reply == .alreadyOwner else {
             await conn.close()
             throw DBusError(.failed, "another connection owns \(interfaceName.busName) and does not allow replacement")
+        }
+        do {
+            try startREST()
+        } catch {
+            await conn.close()
+            throw error
         }
         connection = conn
         logger.info("simulated otbr-agent is on the bus", [("interface", interfaceName.rawValue), ("unique", conn.uniqueName)])
@@ -55,8 +64,9 @@ extension SimulatedAgent {
         await startThread()
     }
 
-    /// Ends the agent process: the connection closes (outstanding calls get `NoReply` from the bus),
-    /// timers of this life stop, and everything in memory is forgotten at the next start.
+    /// Ends the agent process: the connection closes (outstanding calls get `NoReply` from the bus), the
+    /// REST server stops (connections refused), timers of this life stop, and everything in memory is
+    /// forgotten at the next start.
     func exitProcess() async {
         life &+= 1
         for (key, timer) in timers where key != .restart {
@@ -68,6 +78,7 @@ extension SimulatedAgent {
             await conn.close()
             logger.info("simulated otbr-agent left the bus", [("interface", interfaceName.rawValue)])
         }
+        await stopREST()
         let pending = waiters
         waiters.removeAll()
         liveWaiters.removeAll()

@@ -70,13 +70,22 @@ extension SimulatedAgent {
             let port = runtime.role.isAttached ? borderAgentPort : Self.dummyBorderAgentPort
             result.meshcop = ServiceRegistration(name: name, type: .meshcop, port: port, txt: meshcopTXT(xa).wireFormat)
         }
-        if [.started, .connected, .accepted].contains(runtime.epskc.state) {
-            if epskcAdvertisedKey?.generation != runtime.epskc.generation {
-                epskcAdvertisedKey = (runtime.epskc.generation, UInt16.random(in: 49153...65535))
-            }
-            result.ephemeral = ServiceRegistration(name: name, type: .meshcopEphemeral, port: epskcAdvertisedKey?.port ?? 0)
+        if epskcKeyActive {
+            result.ephemeral = ServiceRegistration(name: name, type: .meshcopEphemeral, port: epskcPort())
         }
         return result
+    }
+
+    /// Whether a key is started, connected or accepted.
+    var epskcKeyActive: Bool { [.started, .connected, .accepted].contains(runtime.epskc.state) }
+
+    /// The active key's UDP port (`otBorderAgentEphemeralKeyGetUdpPort`), the same for mDNS and REST:
+    /// the port a REST client asked for, else a random one, chosen once per key.
+    func epskcPort() -> UInt16 {
+        if epskcAdvertisedKey?.generation != runtime.epskc.generation {
+            epskcAdvertisedKey = (runtime.epskc.generation, UInt16.random(in: 49153...65535))
+        }
+        return epskcAdvertisedKey?.port ?? 0
     }
 
     /// The `_meshcop._udp` TXT record, keys as the real agent has them for its state: always `id rv sb

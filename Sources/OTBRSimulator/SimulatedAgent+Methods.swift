@@ -122,9 +122,7 @@ extension SimulatedAgent {
     }
 
     func handleFactoryReset(_ call: MethodCall) async -> [DBusValue] {
-        await stopThread()
-        erasePersistentInfo()
-        await hostReset()
+        await factoryReset()
         return []
     }
 

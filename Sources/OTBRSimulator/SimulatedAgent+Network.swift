@@ -90,8 +90,14 @@ extension SimulatedAgent {
     }
 
     /// Starts the pending dataset's delay: the Delay Timer it carries, scaled by `--pending-delay`
-    /// (which is what a Delay Timer of 300000 ms takes).
+    /// (which is what a Delay Timer of 300000 ms takes). Without a Delay Timer (a pending dataset
+    /// written over REST may have none) no timer runs, as in OpenThread's `StartDelayTimer`.
     func schedulePendingDataset(_ tlvs: [UInt8]) {
+        guard DatasetRules.decode(tlvs)?.delayTimer != nil else {
+            cancelTimer(.pendingDataset)
+            runtime.pendingSince = nil
+            return
+        }
         runtime.pendingSince = clock.now()
         schedule(.pendingDataset, after: pendingDuration(of: tlvs)) { agent in _ = await agent.applyPendingDataset() }
     }
@@ -226,6 +232,14 @@ extension SimulatedAgent {
         if runtime.role == .disabled { await startThread() }
     }
 
+    /// `FactoryReset` (and REST `DELETE /node`): Thread off, persistent data erased, a new OpenThread
+    /// instance (``hostReset()``); the process keeps running.
+    func factoryReset() async {
+        await stopThread()
+        erasePersistentInfo()
+        await hostReset()
+    }
+
     /// `RcpHost::Reset`: a new OpenThread instance. In-memory OpenThread state starts afresh (ePSKc,
     /// NAT64, PD, DNS upstream as the build starts them; uptime; the pending `Attach` is forgotten and
     /// never answered), the agent signals role `disabled`, and a stored network resumes. OTBR's own
@@ -235,11 +249,13 @@ extension SimulatedAgent {
         cancelTimer(.attach)
         cancelTimer(.nat64)
         cancelTimer(.epskc)
+        cancelTimer(.epskcGuard)
         cancelTimer(.gracefulDetach)
         let old = runtime
         let id = persistent.borderAgentID ?? Self.randomBytes(16)
         persistent.borderAgentID = id
         var fresh = RuntimeState(started: clock.now(), borderAgentID: id, epskcEnabled: configuration.epskcEnabledAtStart)
+        epskcAdvertisedKey = nil
         fresh.threadEnabled = old.threadEnabled == .disabling ? .disabled : old.threadEnabled
         fresh.featureFlagBytes = old.featureFlagBytes
         fresh.vendorTXT = old.vendorTXT

@@ -1,4 +1,5 @@
 public import DBus
+import HTTPServer
 public import MDNS
 public import OpenThreadBR
 public import TBRFoundation
@@ -11,7 +12,9 @@ public import TBRFoundation
 /// The actor stands for the agent *service*: it survives the agent process's exits. `LeaveNetwork` and
 /// the control method `Crash` make the process leave the bus and come back after a delay with a new
 /// connection, a `Ready` signal and fresh in-memory state; what OpenThread persists (datasets, Border
-/// Agent ID) is kept unless erased.
+/// Agent ID) is kept unless erased. With ``SimulatorConfiguration/restListen`` the process also serves
+/// otbr-agent's REST API over the same state (SimulatedAgent+REST.swift); it stops and comes back with
+/// the process, on the same port.
 ///
 /// Several agents can share one bus, in one process (one connection each):
 /// ```swift
@@ -57,10 +60,16 @@ public actor SimulatedAgent {
     var advertising = false
     var meshcopPublication: PublicationID?
     var ephemeralPublication: PublicationID?
-    /// The key whose `_meshcop-e._udp` port was chosen, and the port (a new one per activation).
+    /// The key whose UDP port was chosen, and the port (a new one per activation; see ``epskcPort()``).
     var epskcAdvertisedKey: (generation: UInt64, port: UInt16)?
     /// The Border Agent's DTLS port while it runs.
     let borderAgentPort = UInt16.random(in: 49153...65535)
+
+    // MARK: REST (`--rest`; see SimulatedAgent+REST.swift)
+    /// The running process's REST server; nil while the process is down, and without `--rest`.
+    var restServer: HTTPServer?
+    /// The port the REST server got at its first start; it comes back on this one after a restart.
+    var restPort: UInt16?
 
     /// An agent built as `configuration`, for `bus`; call ``start()`` to put it on the bus.
     /// - Parameters:

@@ -17,7 +17,13 @@ struct SimulatorCommand: ParsableCommand {
             With --mdns it also publishes its Border Agent services through avahi-daemon on the system bus \
             (DBUS_SYSTEM_BUS_ADDRESS), waiting for avahi-daemon if it is not running.
 
-            Exit status: 0 stopped by a signal, 64 usage error, 69 the bus could not be reached.
+            With --rest the Nth --interface's agent also serves otbr-agent's REST API (plain HTTP, no \
+            authentication, as the real agent) over the same state, and prints "rest <if> http://ADDR:PORT" \
+            after its ready line. The server stops and comes back on the same port with the agent's process \
+            (LeaveNetwork, Crash).
+
+            Exit status: 0 stopped by a signal, 64 usage error, 69 the bus could not be reached or a --rest \
+            address could not be served.
             """,
         version: OTBRSimulatorMain.version)
 
@@ -48,6 +54,13 @@ struct SimulatorCommand: ParsableCommand {
         .option(
             "pending-delay", valueName: "MS",
             help: "Milliseconds until a pending dataset (Delay Timer 300000) becomes active.", default: "300000"),
+        .option(
+            "disconnect-guard", valueName: "MS",
+            help: "Milliseconds a used key stays connected after its commissioner leaves, then stops.", default: "2000"),
+        .option(
+            "rest", valueName: "[ADDR]:PORT",
+            help: "Serve the REST API of the Nth --interface here (ADDR 127.0.0.1; IPv6 as [::1]:8081; port 0: a free one).",
+            repeatable: true),
         .flag(
             "mdns",
             help: "Publish _meshcop._udp (and _meshcop-e._udp while a key is active) through avahi-daemon on the system bus."),
@@ -85,12 +98,26 @@ struct SimulatorCommand: ParsableCommand {
             }
             return decoded
         }
-        let delays = try ["role-delay", "detach-delay", "restart-delay", "nat64-delay", "pending-delay"].map { (name) throws(UsageError) in
+        let restWords = values.strings("rest")
+        guard restWords.count <= names.count else {
+            throw UsageError(
+                "'--rest' is given \(restWords.count) times for \(names.count) interface(s); the Nth '--rest' serves the Nth '--interface'")
+        }
+        let rest = try restWords.map { (word) throws(UsageError) -> RESTListenAddress in
+            guard let address = RESTListenAddress(argument: word) else {
+                throw UsageError(
+                    "invalid value '\(word)' for '--rest': expected [ADDR]:PORT (a numeric IPv4 address, or IPv6 in brackets; port 0–65535)")
+            }
+            return address
+        }
+        let delayNames = ["role-delay", "detach-delay", "restart-delay", "nat64-delay", "pending-delay", "disconnect-guard"]
+        let delays = try delayNames.map { (name) throws(UsageError) in
             Duration.milliseconds(Int64(try values.required(name, as: UInt32.self)))
         }
         var built: [SimulatorConfiguration] = []
-        for name in names {
+        for (index, name) in names.enumerated() {
             var c = SimulatorConfiguration(interfaceName: name)
+            c.restListen = index < rest.count ? rest[index] : nil
             c.initialDataset = dataset
             c.epskcBuiltIn = !values.flag("no-epskc")
             c.epskcEnabledAtStart = !values.flag("epskc-disabled")
@@ -102,7 +129,7 @@ struct SimulatorCommand: ParsableCommand {
             c.vendorName = values.string("vendor") ?? c.vendorName
             c.productName = values.string("product") ?? c.productName
             (c.roleDelay, c.detachDelay, c.restartDelay, c.nat64Delay) = (delays[0], delays[1], delays[2], delays[3])
-            c.pendingDelay = delays[4]
+            (c.pendingDelay, c.disconnectGuard) = (delays[4], delays[5])
             c.mdns = values.flag("mdns")
             built.append(c)
         }

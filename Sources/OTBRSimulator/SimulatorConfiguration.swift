@@ -46,9 +46,15 @@ public struct SimulatorConfiguration: Sendable {
     /// become active (`--pending-delay`); its Delay Timer counts down over this time. As on the real
     /// agent, 300 s unless shortened.
     public var pendingDelay: Duration = .seconds(300)
+    /// How long a used key stays connected/accepted after its commissioner closed the session, before
+    /// it stops (`--disconnect-guard`; the real agent's disconnect guard time, 2 s).
+    public var disconnectGuard: Duration = .seconds(2)
     /// Publish `_meshcop._udp` and, while a key is active, `_meshcop-e._udp` through avahi-daemon on the
     /// system bus (`--mdns`), as the real agent's mDNS publisher does.
     public var mdns = false
+    /// Where to serve otbr-agent's REST API (`--rest`); nil: no REST API, as an agent built without
+    /// `OTBR_REST`. The server belongs to the agent process and comes back on the same port after a restart.
+    public var restListen: RESTListenAddress?
     /// The infrastructure (LAN) interface `InfraLinkInfo` names (`--infra-interface`): the one whose
     /// prefixes tbrd's host firewall lets the mesh reach under `none`.
     public var infraInterfaceName = "eth0"

@@ -16,6 +16,7 @@ func fastConfiguration(_ name: ThreadInterfaceName, _ configure: (inout Simulato
     c.detachDelay = .milliseconds(20)
     c.restartDelay = .milliseconds(150)
     c.nat64Delay = .milliseconds(100)
+    c.disconnectGuard = .milliseconds(100)
     configure(&c)
     return c
 }

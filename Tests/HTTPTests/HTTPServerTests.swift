@@ -35,4 +35,32 @@ import Testing
     @Test func anAddressThatIsNotOneIsRefused() {
         #expect(throws: HTTPServerError.self) { try HTTPServer.start(host: "otbr.local", port: 0) { _ in HTTPServerResponse(status: 200) } }
     }
+
+    @Test func headersGoBothWaysAndTheServersOwnHeadersAreOnEveryAnswer() async throws {
+        let server = try HTTPServer.start(host: "127.0.0.1", port: 0, headers: ["Access-Control-Allow-Origin": "*", "X-Both": "server"]) {
+            request in
+            HTTPServerResponse(status: 200, headers: ["X-Both": "handler", "X-Seen": request.headers["x-test"] ?? "-"])
+        }
+        defer { server.stop() }
+        let client = HTTPClient(timeout: .seconds(10))
+        let base = try HTTPURL("http://127.0.0.1:\(server.port)")
+        let ok = try await client.send(HTTPRequest("GET", base.appending("/h"), headers: [("X-Test", "a"), ("X-Test", "b")]))
+        #expect(ok.headers["x-seen"] == "a, b", "a header sent twice reaches the handler joined")
+        #expect(ok.headers["access-control-allow-origin"] == "*" && ok.headers["x-both"] == "handler")
+        let big = try await client.send(HTTPRequest("POST", base.appending("/x"), body: Array(repeating: 0x41, count: 200_000)))
+        #expect(big.status == 413 && big.headers["access-control-allow-origin"] == "*")
+    }
+
+    @Test func anIPv6AddressIsServedAndAStoppedPortTakenAgain() async throws {
+        let server = try HTTPServer.start(host: "::1", port: 0) { _ in HTTPServerResponse(status: 204) }
+        let client = HTTPClient(timeout: .seconds(10))
+        let base = try HTTPURL("http://[::1]:\(server.port)")
+        #expect(try await client.send(HTTPRequest("GET", base.appending("/"))).status == 204)
+        await server.shutdown()
+        await #expect(throws: HTTPError.self) { try await client.send(HTTPRequest("GET", base.appending("/"))) }
+        let again = try HTTPServer.start(host: "::1", port: server.port) { _ in HTTPServerResponse(status: 200) }
+        defer { again.stop() }
+        #expect(again.port == server.port)
+        #expect(try await client.send(HTTPRequest("GET", base.appending("/"))).status == 200)
+    }
 }

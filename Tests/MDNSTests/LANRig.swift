@@ -37,7 +37,7 @@ final class LANRig: @unchecked Sendable {
 
     /// Starts otbr-sim with `--mdns` (leader of ``rigDataset``) and `extra` arguments.
     func startSimulator(_ extra: [String] = []) async throws {
-        let arguments = ["--bus", agentBus.address, "--mdns", "--dataset", rigDataset, "--role-delay", "100"] + extra
+        let arguments = ["--bus", agentBus.address, "--mdns", "--dataset", rigDataset, "--role-delay", "100", "--disconnect-guard", "100"] + extra
         let interfaces = max(1, extra.filter { $0 == "--interface" }.count)
         let p = try TestProcess(try Executables.product("otbr-sim"), arguments, directory: directory, environment: publisher.environment)
         simulator = p

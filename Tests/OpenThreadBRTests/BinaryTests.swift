@@ -20,14 +20,14 @@ import Glibc
         #expect(r.status == 0)
         for option in ["--bus", "--interface", "--dataset", "--no-epskc", "--no-telemetry", "--no-nat64", "--dhcp6-pd",
                        "--no-feature-flags", "--no-dns-upstream", "--infra-interface", "--vendor", "--product", "--role-delay",
-                       "--restart-delay", "--nat64-delay", "--pending-delay", "--help"] {
+                       "--restart-delay", "--nat64-delay", "--pending-delay", "--disconnect-guard", "--help"] {
             #expect(r.stdout.contains(option), "help lacks \(option)")
         }
         #expect(try await run(["--version"]).stdout.hasPrefix("otbr-sim "))
     }
 
     @Test func usageErrorsExit64() async throws {
-        for bad in [["--role-delay", "soon"], ["--pending-delay", "-1"], ["--interface", "0wpan"], ["--dataset", "0e"], ["--frob"],
+        for bad in [["--role-delay", "soon"], ["--pending-delay", "-1"], ["--disconnect-guard", "2s"], ["--interface", "0wpan"], ["--dataset", "0e"], ["--frob"],
                     ["--interface", "wpan0", "--interface", "wpan0"]] {
             let r = try await run(bad)
             #expect(r.status == 64, "\(bad)")

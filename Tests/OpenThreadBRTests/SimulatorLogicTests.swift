@@ -22,8 +22,13 @@ import Testing
         #expect(m.state == .connected)
         m.petitionAccepted(now: 9)
         #expect(m.state == .accepted)
-        #expect(m.peerDisconnected(now: 10).timer == .cancel)
-        #expect(m.state == .stopped)
+        // The used key waits out the disconnect guard, still accepted; a second close changes nothing.
+        #expect(m.peerDisconnected(now: 10) == (true, .startGuard(generation: generation)))
+        #expect(m.state == .accepted)
+        #expect(m.peerDisconnected(now: 10) == (false, .none))
+        #expect(m.guardElapsed(generation: generation &+ 1, now: 11) == .none)
+        #expect(m.guardElapsed(generation: generation, now: 12) == .cancel)
+        #expect(m.state == .stopped && m.counters.epskcDeactivationDisconnects == 1)
         #expect(m.history.retrieveCompletedJourneys().first?.deactivationReason == .remoteClose)
         // Clamped lifetime and key length checks of OpenThread's Start.
         guard case .success(.start(let clamped, _)) = m.start(key: "123456", lifetimeMs: 900_000, now: 20) else {
@@ -36,6 +41,21 @@ import Testing
         #expect(m.counters.epskcInvalidArgsErrors == 1)
         #expect(m.setEnabled(false, now: 23) == .none)
         #expect(m.state == .disabled)
+    }
+
+    @Test func theLifetimeEndsAKeyDuringItsDisconnectGuard() {
+        var m = EphemeralKeyManager(enabled: true)
+        guard case .success(.start(_, let generation)) = m.start(key: "123456789", lifetimeMs: 1000, now: 0) else {
+            Issue.record("start failed")
+            return
+        }
+        #expect(m.handshake(with: "123456789", now: 1).connected)
+        #expect(m.peerDisconnected(now: 2).timer == .startGuard(generation: generation))
+        #expect(m.expire(generation: generation, now: 1000) == .cancel)
+        #expect(m.counters.epskcDeactivationTimeouts == 1 && m.counters.epskcDeactivationDisconnects == 0)
+        // The guard's timer, had it fired after all, finds nothing to stop.
+        #expect(m.guardElapsed(generation: generation, now: 2002) == .none)
+        #expect(m.history.retrieveCompletedJourneys().map(\.deactivationReason) == [.epskcTimeout])
     }
 
     @Test func historyReportsCompletedJourneysOnce() {

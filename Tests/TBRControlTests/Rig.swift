@@ -23,7 +23,7 @@ struct Rig {
     let usedKeys = KeyList()
 
     /// Short delays keep the suite fast; the behaviour is the same as with the defaults.
-    static let fastSimulator = ["--role-delay", "50", "--detach-delay", "20", "--restart-delay", "200", "--nat64-delay", "100"]
+    static let fastSimulator = ["--role-delay", "50", "--detach-delay", "20", "--restart-delay", "200", "--nat64-delay", "100", "--disconnect-guard", "100"]
 
     /// Runs `tbrctl --bus <this bus> arguments…`.
     func run(_ arguments: [String], input: String = "") async throws -> ProcessResult {

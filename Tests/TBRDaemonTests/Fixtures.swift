@@ -40,7 +40,7 @@ final class DaemonEnvironment: @unchecked Sendable {
     /// Starts otbr-sim with `interfaces` on the network of ``demoDataset``; its agents restart
     /// `restartDelayMs` after `LeaveNetwork`.
     func startSimulator(_ interfaces: [String] = ["wpan0", "wpan1"], restartDelayMs: Int = 300, extra: [String] = []) async throws {
-        var arguments = ["--bus", address, "--dataset", demoDataset, "--role-delay", "100", "--restart-delay", "\(restartDelayMs)"]
+        var arguments = ["--bus", address, "--dataset", demoDataset, "--role-delay", "100", "--disconnect-guard", "100", "--restart-delay", "\(restartDelayMs)"]
         for i in interfaces { arguments += ["--interface", i] }
         let p = try TestProcess(try Executables.product("otbr-sim"), arguments + extra, directory: directory)
         simulator = p

@@ -136,7 +136,7 @@ import Glibc
             func startWpan1() async throws -> TestProcess {
                 let p = try TestProcess(
                     try Executables.product("otbr-sim"),
-                    ["--bus", env.address, "--dataset", demoDataset, "--role-delay", "100", "--nat64-delay", "100", "--interface", "wpan1"],
+                    ["--bus", env.address, "--dataset", demoDataset, "--role-delay", "100", "--nat64-delay", "100", "--disconnect-guard", "100", "--interface", "wpan1"],
                     directory: env.directory)
                 try await eventually("wpan1's agent is ready") { p.stdout.contains("ready") || !p.isRunning }
                 return p

@@ -1,0 +1,51 @@
+/// The paths otbr-agent's REST server registers that the simulator serves, and the methods each is
+/// registered for (`RestWebServer::RestWebServer` in ot-br-posix's `rest_web_server.cpp`).
+///
+/// cpp-httplib routes by method *and* path: a path asked with a method it is not registered for is
+/// not found (404), like an unknown path. The agent's error handler then turns any method but GET,
+/// POST, PUT, DELETE and OPTIONS into 405 (`"detail": "method not supported"`, `Allow`); `HEAD` is
+/// served by a `GET` route, without the body, and is 405 elsewhere.
+enum RESTRoute: Hashable, Sendable {
+    case node, borderAgentID, state, extendedAddress, networkName, rloc16, leaderData, routerCount, extendedPANID, rloc
+    case activeDataset, pendingDataset
+    case epskcState, epskcKey
+    case wellKnown
+
+    /// The methods the agent's error handler leaves alone; any other that is not served gets 405.
+    static let routedMethods: Set<String> = ["GET", "POST", "PUT", "DELETE", "OPTIONS"]
+    /// The `Allow` header of that 405.
+    static let allowHeader = "GET, POST, PUT, DELETE, OPTIONS"
+
+    /// The route of `path`; nil for a path the agent does not register (or, without ePSKc, the ePSKc paths).
+    init?(path: String, epskcBuiltIn: Bool) {
+        switch path {
+        case "/node": self = .node
+        case "/node/ba-id": self = .borderAgentID
+        case "/node/state": self = .state
+        case "/node/ext-address": self = .extendedAddress
+        case "/node/network-name": self = .networkName
+        case "/node/rloc16": self = .rloc16
+        case "/node/leader-data": self = .leaderData
+        case "/node/num-of-router": self = .routerCount
+        case "/node/ext-panid": self = .extendedPANID
+        case "/node/rloc": self = .rloc
+        case "/node/dataset/active": self = .activeDataset
+        case "/node/dataset/pending": self = .pendingDataset
+        case "/node/ba-epskc/state" where epskcBuiltIn: self = .epskcState
+        case "/node/ba-epskc/key" where epskcBuiltIn: self = .epskcKey
+        case "/.well-known/thread/br-rest": self = .wellKnown
+        default: return nil
+        }
+    }
+
+    /// The methods registered for this path (`HEAD` follows `GET`).
+    var methods: Set<String> {
+        switch self {
+        case .node: ["GET", "DELETE"]
+        case .state, .activeDataset, .pendingDataset, .epskcState: ["GET", "PUT", "OPTIONS"]
+        case .epskcKey: ["GET", "POST", "DELETE", "OPTIONS"]
+        case .wellKnown: ["GET", "OPTIONS"]
+        case .borderAgentID, .extendedAddress, .networkName, .rloc16, .leaderData, .routerCount, .extendedPANID, .rloc: ["GET"]
+        }
+    }
+}
