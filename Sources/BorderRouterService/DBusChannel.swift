@@ -103,6 +103,8 @@ struct DBusChannel: RouterChannel {
         }
     }
 
+    func keyIsActive() async -> Bool? { nil }
+
     func attachAllNodes(to tlvs: [UInt8]) async throws(RouterCallError) -> Duration {
         try await call { () throws(AgentError) in try await agent.attachAllNodes(to: tlvs) }
     }

@@ -104,9 +104,17 @@ extension ManagedRouter {
         return .success(())
     }
 
-    /// The router's `_meshcop-e._udp` service went away at `at` (mDNS): the key ended.
+    /// The router's `_meshcop-e._udp` service went away at `at` (mDNS): the key ended, unless the agent
+    /// says for sure that a key is active (the withdrawal of a key that ended before this one, arriving
+    /// late).
     func epskcServiceWithdrawn(at: ContinuousClock.Instant) async {
-        await serialized { await self.perform(self.machine.serviceWithdrawn(at: at, now: self.clock.now())) }
+        await serialized {
+            if await self.channel.keyIsActive() == true {
+                self.logger.debug("a late _meshcop-e._udp withdrawal: the agent still has a key", [("router", self.deviceID.rawValue)])
+                return
+            }
+            await self.perform(self.machine.serviceWithdrawn(at: at, now: self.clock.now()))
+        }
     }
 
     /// The router's `_meshcop-e._udp` service appeared at `at` (mDNS): a key is active. If no session is

@@ -111,6 +111,12 @@ actor RESTChannel: RouterChannel {
 
     func readEpskcEvidence() async -> TelemetryResult { await readKeyState().result }
 
+    func keyIsActive() async -> Bool? {
+        guard let read = try? await rest.epskcState() else { return nil }
+        evidence.note(read)
+        return [.started, .connected, .accepted].contains(read.state)
+    }
+
     /// One read of the key's state, and what it means to the machine.
     private func readKeyState() async -> (read: RESTEpskcKeyState?, result: TelemetryResult) {
         do {

@@ -38,6 +38,12 @@ struct RESTKeyEvidence: Sendable {
         }
     }
 
+    /// Takes in a read made only to ask whether a key is active (``RESTChannel/keyIsActive()``): use it
+    /// shows is kept, but an end is left for the machine's own read to report.
+    mutating func note(_ read: RESTEpskcKeyState) {
+        if read.state == .connected || read.state == .accepted { sawUse = true }
+    }
+
     /// Counters that say whether a key is active, and nothing else.
     static func counters(keyActive: Bool) -> BorderAgentCounters {
         var c = BorderAgentCounters()

@@ -44,6 +44,11 @@ protocol RouterChannel: Sendable {
     /// Reads what the agent says about its keys (D-Bus: `TelemetryData`, which consumes completed journeys;
     /// REST: the key's state, as ``RESTKeyEvidence`` reads it).
     func readEpskcEvidence() async -> TelemetryResult
+    /// Whether a key is active on the agent now, when the transport can say for sure (REST: the key's
+    /// state); nil when it cannot (D-Bus: the counters cannot tell a key ended by a session error).
+    /// An mDNS withdrawal of `_meshcop-e._udp` that arrives late, after a new key started, is checked
+    /// against it.
+    func keyIsActive() async -> Bool?
 
     /// Moves the whole mesh to `tlvs` (a migration through the pending dataset); returns its delay.
     func attachAllNodes(to tlvs: [UInt8]) async throws(RouterCallError) -> Duration
