@@ -266,6 +266,31 @@ cat "$work/watch.jsonl"
 step "A script that restarts misses nothing: replay from sequence 2"
 show tbrctl --json epskc watch --since 2 --timeout 1 || true
 
+step "A border router on another host, reached through otbr-agent's REST API"
+echo "A third simulated router with a bus of its own (tbrd cannot see it on D-Bus), serving the REST API"
+echo "otbr-agent serves with --rest-listen-address/--rest-listen-port; here on loopback where tbrd runs."
+sed -e "s|$work/bus|$work/garage-bus|" "$work/bus.conf" > "$work/garage-bus.conf"
+dbus-daemon --config-file="$work/garage-bus.conf" --nofork --nopidfile --nosyslog 2>/dev/null &
+pids+=($!)
+wait_for 10 "the garage router's bus" test -S "$work/garage-bus"
+"${in_ns[@]}" otbr-sim --bus "unix:path=$work/garage-bus" --interface wpan0 --dataset "$dataset" --vendor "Demo Vendor" \
+  --product "Garage BR" --role-delay 300 --rest 127.0.0.1:0 > "$work/garage.log" 2>&1 &
+pids+=($!)
+wait_for 10 "the garage router's REST API" grep -q '^rest ' "$work/garage.log"
+rest_url=$(awk '/^rest / { print $3 }' "$work/garage.log")
+show tbrctl router add "$rest_url" --id garage
+wait_for 15 "the garage router online" sh -c "command tbrctl --bus '$BUS' info -d garage | grep -q leader"
+show tbrctl list
+show tbrctl info -d garage
+show tbrctl epskc activate -d garage --duration 60
+show tbrctl epskc deactivate -d garage
+show tbrctl structure add Home garage
+echo "(REST has no NAT64, PD or firewall: the policy is reported unsupported on it, never silently applied;"
+echo " the command exits 1 because a router could not apply it)"
+show tbrctl structure policy Home --internet-access all || true
+show tbrctl structure policy Home --internet-access unspecified
+show tbrctl router remove garage
+
 step "Offline tools"
 printf '%s$ tbrctl dataset validate - < dataset.hex%s\n' "$bold" "$plain"
 printf '%s' "$dataset" | tbrctl dataset validate -

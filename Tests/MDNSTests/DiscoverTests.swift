@@ -29,7 +29,7 @@ extension LANTests {
                 }
                 let keys: Set<String> = [
                     "instance", "networkName", "extPanId", "vendorName", "modelName", "role", "epskcSupported", "epskcActive",
-                    "addresses", "port", "borderAgentId", "managed", "router", "problems",
+                    "addresses", "port", "borderAgentId", "managed", "router", "restUrl", "problems",
                 ]
                 for row in rows { #expect(Set(row.keys) == keys) }
                 // Grouped by network: the simulated routers' network first, the agent without one last.
@@ -44,6 +44,7 @@ extension LANTests {
                     #expect((row["instance"] as? String)?.hasPrefix("Acme Labs Hub 9 #") == true)
                     #expect((row["borderAgentId"] as? String)?.count == 32)
                     #expect(row["managed"] as? Bool == false && row["router"] is NSNull)
+                    #expect(row["restUrl"] is NSNull, "this otbr-sim serves no REST API")
                     #expect((row["problems"] as? [Any])?.isEmpty == true)
                 }
                 let hostileRow = try #require(rows.last)

@@ -87,10 +87,16 @@ import Testing
     }
 
     @Test func theLifetimeEndsTheKeyAlsoDuringTheGuard() async throws {
-        try await withRESTSimulator(configure: { $0.disconnectGuard = .seconds(30) }) { env throws in
+        // A manual clock: the guard and the lifetime run only when the test says, whatever the load.
+        let clock = ManualClock()
+        try await withRESTSimulator(configure: { $0.disconnectGuard = .seconds(30) }, clock: clock) { env throws in
             let grant = try await env.rest.startEpskc(lifetime: .milliseconds(400))
             #expect(try await env.control("ConnectCommissioner", [.string(grant.key.digits)]) == [.bool(true)])
             #expect(try await env.control("DisconnectCommissioner") == [.bool(true)])
+            let during = try await env.rest.epskcState().state
+            #expect(during == .accepted || during == .connected, "the guard keeps the used key")
+            try await eventually("the lifetime and the guard are waited for") { clock.sleeperCount >= 2 }
+            clock.advance(by: .milliseconds(400))
             try await eventually("the key's lifetime ended it") { try await env.rest.epskcState().state == .stopped }
             #expect(try await telemetry(env).journeys.map(\.deactivationReason) == [.epskcTimeout])
         }

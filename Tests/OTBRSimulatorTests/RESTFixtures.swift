@@ -93,10 +93,11 @@ func restConfiguration(_ configure: (inout SimulatorConfiguration) -> Void = { _
 
 /// Runs `body` with a fresh private bus and a simulated agent serving D-Bus and REST, stopped afterwards.
 func withRESTSimulator(
-    configure: (inout SimulatorConfiguration) -> Void = { _ in }, _ body: (RESTEnvironment) async throws -> Void
+    configure: (inout SimulatorConfiguration) -> Void = { _ in }, clock: any TBRClock = SystemClock(),
+    _ body: (RESTEnvironment) async throws -> Void
 ) async throws {
     try await withPrivateBus { bus throws in
-        let agent = SimulatedAgent(configuration: restConfiguration(configure), bus: .address(bus.address))
+        let agent = SimulatedAgent(configuration: restConfiguration(configure), bus: .address(bus.address), clock: clock)
         try await agent.start()
         let connection = try await Connection(bus: .address(bus.address))
         do {

@@ -108,7 +108,7 @@ import Testing
                     return error.kind == .unreachable
                 }
             }
-            try await eventually("the REST API is back") { try await env.rest.role() == .disabled }
+            try await eventually("the REST API is back", timeout: .seconds(30)) { try await env.rest.role() == .disabled }
             #expect(await env.agent.restURL == "http://127.0.0.1:\(port ?? 0)")
             await env.agent.stop()
             await #expect(throws: RESTAgentError.self) { try await env.rest.role() }

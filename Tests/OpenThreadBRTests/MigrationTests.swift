@@ -25,7 +25,11 @@ import Testing
             #expect(stamp.seconds >= before && stamp.seconds <= after)
             let left = try #require(pending.delayTimer?.milliseconds)
             #expect(left > 0 && left <= 300_000)
-            #expect(try await sim.get("Channel").stdout == "q 15\n")
+            // The node stays on the old channel while the delay runs: a Channel read followed by a pending
+            // dataset still there was made before the delay ended (the 1.5 s may be over already on a loaded
+            // machine, and then this says nothing).
+            let channel = try await sim.get("Channel").stdout
+            if try await sim.dbusSend.get("PendingDatasetTlvs").errorName == nil { #expect(channel == "q 15\n") }
             // No control call: the delay ends by itself, and the node is leader of B.
             #expect(await collect(datasets, count: 2).last == .some(b))
             #expect(try await sim.get("DeviceRole").stdout == "s \"leader\"\n")
