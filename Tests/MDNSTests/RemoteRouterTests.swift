@@ -23,6 +23,13 @@ extension LANTests {
                 #expect(nobody.status == 69 && nobody.stderr.contains("192.0.2.1:9"), "\(nobody.stderr)")
                 #expect(try await rig.list().isEmpty, "nothing was added by a refused call")
 
+                // discover finds the agent over mDNS and its REST API on port 8081, ready for router add.
+                try await eventually("discover shows the agent's REST URL", timeout: .seconds(20)) {
+                    let found = try await rig.tbrctl(["--json", "discover", "--timeout", "1"])
+                    let rows = ((try? JSONSerialization.jsonObject(with: Data(found.stdout.utf8))) as? [[String: Any]]) ?? []
+                    return rows.contains { $0["vendorName"] as? String == "GarageCo" && $0["restUrl"] as? String == rig.restURL }
+                }
+
                 // Added: its default id is ba- and the first 8 hex digits of its Border Agent ID.
                 let (added, json) = try await rig.json(["router", "add", rig.restURL])
                 #expect(added.status == 0, "\(added.stderr)")
