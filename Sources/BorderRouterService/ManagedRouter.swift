@@ -66,7 +66,7 @@ actor ManagedRouter: BorderRouterBackend {
         self.interfaceName = interfaceName
         self.agent = BorderRouterAgent(
             connection: connection, interfaceName: interfaceName, callTimeout: configuration.agentCallTimeout,
-            networkTimeout: configuration.agentNetworkTimeout)
+            networkTimeout: configuration.agentNetworkTimeout, clock: clock)
         self.configuration = configuration.router(interfaceName)
         self.leaveTimeout = configuration.leaveTimeout
         self.clock = clock

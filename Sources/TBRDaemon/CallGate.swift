@@ -39,24 +39,21 @@ final class CallGate: Sendable {
     /// Refuses every later call. Idempotent.
     func close() { state.withLock { $0.isOpen = false } }
 
-    /// Waits until no call is in flight, for at most `limit` on `clock`; returns early (false) when the
-    /// task is cancelled.
+    /// Waits until no call is in flight, for at most `limit` on `clock` (a ``TBRFoundation/TimeLimit``);
+    /// returns early (false) when the task is cancelled.
     /// - Returns: whether every call finished.
     func drained(within limit: Duration, clock: any TBRClock) async -> Bool {
-        await withTaskGroup(of: Bool.self) { group in
-            group.addTask { await self.waitUntilIdle() }
-            group.addTask {
-                try? await clock.sleep(for: limit)
-                return false
-            }
-            let first = await group.next() ?? false
-            group.cancelAll()
-            return first && !Task.isCancelled
+        do {
+            guard case .finished = try await TimeLimit.run(limit, clock: clock, { try await self.waitUntilIdle() }) else { return false }
+            return true
+        } catch {
+            return false
         }
     }
 
-    /// Returns when no call is in flight, true; or false when the task is cancelled first.
-    private func waitUntilIdle() async -> Bool {
+    /// Returns when no call is in flight.
+    /// - Throws: `CancellationError` when the task is cancelled first.
+    private func waitUntilIdle() async throws {
         let id = state.withLock { s -> UInt64 in
             s.nextWaiter += 1
             return s.nextWaiter
@@ -73,6 +70,6 @@ final class CallGate: Sendable {
         } onCancel: {
             state.withLock { $0.waiters.removeValue(forKey: id) }?.resume()
         }
-        return !Task.isCancelled
+        try Task.checkCancellation()
     }
 }

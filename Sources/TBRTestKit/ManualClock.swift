@@ -23,6 +23,10 @@ public final class ManualClock: TBRClock {
     /// How many tasks are sleeping on this clock.
     public var sleeperCount: Int { state.withLock { $0.sleepers.count } }
 
+    /// The instants the tasks sleeping on this clock wait for, earliest first: what a test waits for to
+    /// know a timer is set where it should be before it moves the clock.
+    public var sleepingUntil: [ContinuousClock.Instant] { state.withLock { $0.sleepers.map(\.deadline).sorted() } }
+
     public func sleep(until deadline: ContinuousClock.Instant) async throws {
         let id = state.withLock { s -> UInt64 in
             s.nextID += 1
