@@ -34,12 +34,15 @@ public final class ManualClock: TBRClock {
         }
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (c: CheckedContinuation<Void, any Error>) in
-                let resumeNow = state.withLock { s -> Bool in
-                    if deadline <= s.now { return true }
+                // The cancellation handler may have run already, before there was a sleeper to remove:
+                // a task cancelled by then must not be left asleep.
+                let outcome = state.withLock { s -> Result<Void, any Error>? in
+                    if Task.isCancelled { return .failure(CancellationError()) }
+                    if deadline <= s.now { return .success(()) }
                     s.sleepers.append((deadline, id, c))
-                    return false
+                    return nil
                 }
-                if resumeNow { c.resume() }
+                if let outcome { c.resume(with: outcome) }
             }
         } onCancel: {
             let c = state.withLock { s -> CheckedContinuation<Void, any Error>? in

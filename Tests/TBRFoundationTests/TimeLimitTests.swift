@@ -62,4 +62,20 @@ import Testing
         let clock = ManualClock()
         await #expect(throws: Refused.self) { _ = try await TimeLimit.run(.seconds(5), clock: clock, { () throws -> Int in throw Refused() }) }
     }
+
+    /// Work that ends at once cancels the timer as it starts sleeping, over and over: every race ends
+    /// and no sleeper is left behind (a manual clock that slept through a cancellation hung here).
+    @Test func aTimerCancelledAsItStartsNeverHangs() async throws {
+        let clock = ManualClock()
+        let done = Locked(0)
+        let races = Task {
+            for _ in 0..<2000 {
+                _ = try await TimeLimit.run(.seconds(60), clock: clock, { 1 })
+                done.withLock { $0 += 1 }
+            }
+        }
+        try await eventually("2000 races end", timeout: .seconds(30)) { done.withLock { $0 } == 2000 }
+        try await races.value
+        #expect(clock.sleeperCount == 0)
+    }
 }
