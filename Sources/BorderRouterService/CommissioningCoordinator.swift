@@ -23,9 +23,8 @@ actor CommissioningCoordinator {
     var machine: CommissioningSessionMachine
     let answers = CompletionAnswers()
     var nextWaiter: CompletionWaiter = 0
-    /// When the machine's timer is due; nil: none.
-    var wakeUp: ContinuousClock.Instant?
-    let wake = WakeSignal()
+    /// When the machine next wants its timer (the sessions' expiry).
+    let alarm: Alarm
     /// Work for ``run()``'s task group.
     let jobs: AsyncStream<Job>
     let jobContinuation: AsyncStream<Job>.Continuation
@@ -50,6 +49,7 @@ actor CommissioningCoordinator {
         self.events = events
         self.timeouts = timeouts
         self.clock = clock
+        self.alarm = Alarm(clock: clock)
         self.logger = logger
         machine = CommissioningSessionMachine(sessionLifetime: sessionLifetime, backend: commissioner.backendName)
         (jobs, jobContinuation) = AsyncStream.makeStream(of: Job.self)
@@ -61,7 +61,7 @@ actor CommissioningCoordinator {
         await withDiscardingTaskGroup { group in
             let commissioner = self.commissioner
             group.addTask { await commissioner.run() }
-            group.addTask { await self.driveTimer() }
+            group.addTask { await self.alarm.run { await self.timerFired() } }
             for await job in jobs {
                 group.addTask { await self.perform(job) }
             }
@@ -165,9 +165,9 @@ actor CommissioningCoordinator {
             case .sessionEnded(let session, let structure, let reason):
                 logger.info("commissioning session ended", [("session", session.rawValue), ("structure", structure.rawValue), ("reason", reason)])
             case .wake(let instant):
-                setWakeUp(instant)
+                alarm.set(instant)
             case .cancelWake:
-                setWakeUp(nil)
+                alarm.cancel()
             }
         }
     }
@@ -214,23 +214,9 @@ actor CommissioningCoordinator {
 
     // MARK: the timer
 
-    private func setWakeUp(_ instant: ContinuousClock.Instant?) {
-        guard wakeUp != instant else { return }
-        wakeUp = instant
-        wake.signal()
+    private func timerFired() {
+        perform(machine.timerFired(now: clock.now(), wall: wallNow()))
     }
-
-    private func driveTimer() async {
-        while !Task.isCancelled {
-            await wake.wait(until: wakeUp, clock: clock)
-            if Task.isCancelled { return }
-            if let due = wakeUp, clock.now() >= due {
-                wakeUp = nil
-                perform(machine.timerFired(now: clock.now(), wall: wallNow()))
-            }
-        }
-    }
-
 
     private func wallNow() -> WallTime { WallTime(secondsSinceEpoch: clock.wallTime()) }
 }

@@ -17,9 +17,8 @@ actor PolicyReconciler {
     let clock: any TBRClock
     let logger: Logger
     var machine: PolicyReconcilerMachine
-    /// When the machine's timer is due; nil: no timer.
-    var wakeUp: ContinuousClock.Instant?
-    let wake = WakeSignal()
+    /// When the machine next wants ``PolicyInput/timer``.
+    let alarm: Alarm
     let inbox = PolicyInbox()
     /// Statuses to record when the inbox runs dry, by structure.
     var unpublished: [StructureID: (ThreadNetworkSettingsTrait.InternetAccessOption, [RouterPolicyStatus])] = [:]
@@ -36,6 +35,7 @@ actor PolicyReconciler {
             connection: connection, callTimeout: configuration.agentCallTimeout, nat64Timeout: configuration.policyNat64Timeout,
             nat64PollInterval: .milliseconds(100), clock: clock)
         self.clock = clock
+        self.alarm = Alarm(clock: clock)
         self.logger = logger
         self.machine = PolicyReconcilerMachine(
             timing: .init(
@@ -76,7 +76,7 @@ actor PolicyReconciler {
                     for await _ in rulesetChanges { inbox.submit(.rulesetChanged) }
                 }
             }
-            group.addTask { await self.driveTimer() }
+            group.addTask { await self.alarm.run { inbox.submit(.timer) } }
 
             if let snapshots = await readStructures() {
                 await perform(machine.start(structures: snapshots, online: online, now: clock.now()), &group)
@@ -228,9 +228,9 @@ actor PolicyReconciler {
             case .publish(let structure, let option, let statuses):
                 unpublished[structure] = (option, statuses)
             case .wake(let instant):
-                setWakeUp(instant)
+                alarm.set(instant)
             case .cancelWake:
-                setWakeUp(nil)
+                alarm.cancel()
             }
         }
     }
@@ -272,25 +272,4 @@ actor PolicyReconciler {
             logger.info("internet-access policy pending: the router is offline", metadata)
         }
     }
-
-    // MARK: the timer
-
-    private func setWakeUp(_ instant: ContinuousClock.Instant?) {
-        guard wakeUp != instant else { return }
-        wakeUp = instant
-        wake.signal()
-    }
-
-    /// Submits ``PolicyInput/timer`` when the machine's wake-up is due, until the task is cancelled.
-    private func driveTimer() async {
-        while !Task.isCancelled {
-            await wake.wait(until: wakeUp, clock: clock)
-            if Task.isCancelled { return }
-            if let due = wakeUp, clock.now() >= due {
-                wakeUp = nil
-                inbox.submit(.timer)
-            }
-        }
-    }
-
 }
