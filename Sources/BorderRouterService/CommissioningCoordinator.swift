@@ -21,7 +21,8 @@ actor CommissioningCoordinator {
     let clock: any TBRClock
     let logger: Logger
     var machine: CommissioningSessionMachine
-    let answers = CompletionAnswers()
+    /// Where `complete` calls wait for the machine's answer (it may come before they wait).
+    let answers = ReplySlots<CompletionWaiter, [CommissioningOutcome]>()
     var nextWaiter: CompletionWaiter = 0
     /// When the machine next wants its timer (the sessions' expiry).
     let alarm: Alarm
@@ -101,7 +102,13 @@ actor CommissioningCoordinator {
     {
         nextWaiter += 1
         let waiter = nextWaiter
-        perform(try machine.complete(session, in: structure, structureName: structureName, waiter: waiter))
+        answers.expect(waiter)
+        do {
+            perform(try machine.complete(session, in: structure, structureName: structureName, waiter: waiter))
+        } catch {
+            answers.cancel(waiter)
+            throw error
+        }
         do {
             return try await answers.wait(for: waiter)
         } catch {
@@ -161,7 +168,7 @@ actor CommissioningCoordinator {
             case .writeLabel(let ref, let node, let label):
                 jobContinuation.yield(.writeLabel(ref, node, label))
             case .answer(let waiter, let outcomes):
-                answers.deliver(outcomes, to: waiter)
+                answers.deliver(.success(outcomes), to: waiter)
             case .sessionEnded(let session, let structure, let reason):
                 logger.info("commissioning session ended", [("session", session.rawValue), ("structure", structure.rawValue), ("reason", reason)])
             case .wake(let instant):

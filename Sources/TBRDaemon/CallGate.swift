@@ -7,11 +7,12 @@ final class CallGate: Sendable {
     private struct State {
         var isOpen = true
         var inFlight = 0
-        var waiters: [UInt64: CheckedContinuation<Void, Never>] = [:]
         var nextWaiter: UInt64 = 0
     }
 
     private let state = Locked(State())
+    /// Those waiting until no call is in flight, answered when the last one leaves.
+    private let idle = ReplySlots<UInt64, Void>()
 
     /// Calls being served now.
     var inFlight: Int { state.withLock { $0.inFlight } }
@@ -27,13 +28,11 @@ final class CallGate: Sendable {
 
     /// A call admitted by ``enter()`` has been answered.
     func leave() {
-        let woken = state.withLock { s -> [CheckedContinuation<Void, Never>] in
+        let nowIdle = state.withLock { s -> Bool in
             s.inFlight -= 1
-            guard s.inFlight == 0 else { return [] }
-            defer { s.waiters.removeAll() }
-            return Array(s.waiters.values)
+            return s.inFlight == 0
         }
-        for w in woken { w.resume() }
+        if nowIdle { idle.deliverAll(.success(())) }
     }
 
     /// Refuses every later call. Idempotent.
@@ -58,18 +57,12 @@ final class CallGate: Sendable {
             s.nextWaiter += 1
             return s.nextWaiter
         }
-        await withTaskCancellationHandler {
-            await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
-                let resumeNow = state.withLock { s -> Bool in
-                    if s.inFlight == 0 || Task.isCancelled { return true }
-                    s.waiters[id] = c
-                    return false
-                }
-                if resumeNow { c.resume() }
-            }
-        } onCancel: {
-            state.withLock { $0.waiters.removeValue(forKey: id) }?.resume()
+        // Expected before the count is read: a last call leaving after the read answers the slot.
+        idle.expect(id)
+        guard inFlight > 0 else {
+            idle.cancel(id)
+            return
         }
-        try Task.checkCancellation()
+        try await idle.wait(for: id)
     }
 }
