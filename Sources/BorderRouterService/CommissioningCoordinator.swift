@@ -14,7 +14,6 @@ import TBRFoundation
 /// which stage.
 actor CommissioningCoordinator {
     let commissioner: any Commissioner
-    let networks: any CommissioningNetworks
     let nodeStore: any MatterNodeStore
     let events: EventBroadcaster<CommissioningProgress>
     let timeouts: CommissioningTimeouts
@@ -40,12 +39,11 @@ actor CommissioningCoordinator {
     }
 
     init(
-        commissioner: any Commissioner, networks: any CommissioningNetworks, nodeStore: any MatterNodeStore,
+        commissioner: any Commissioner, nodeStore: any MatterNodeStore,
         events: EventBroadcaster<CommissioningProgress>, sessionLifetime: Duration, timeouts: CommissioningTimeouts, clock: any TBRClock,
         logger: Logger
     ) {
         self.commissioner = commissioner
-        self.networks = networks
         self.nodeStore = nodeStore
         self.events = events
         self.timeouts = timeouts
@@ -56,15 +54,16 @@ actor CommissioningCoordinator {
         (jobs, jobContinuation) = AsyncStream.makeStream(of: Job.self)
     }
 
-    /// Runs the commissioner's background part, the timer and the jobs until the task is cancelled.
-    func run() async {
+    /// Runs the commissioner's background part, the timer and the jobs until the task is cancelled (or
+    /// ``finish()``); the jobs read datasets from `networks`.
+    func run(networks: any CommissioningNetworks) async {
         logger.info("Matter commissioning running", [("backend", commissioner.backendName)])
         await withDiscardingTaskGroup { group in
             let commissioner = self.commissioner
             group.addTask { await commissioner.run() }
             group.addTask { await self.alarm.run { await self.timerFired() } }
             for await job in jobs {
-                group.addTask { await self.perform(job) }
+                group.addTask { await self.perform(job, networks: networks) }
             }
             group.cancelAll()
         }
@@ -75,10 +74,12 @@ actor CommissioningCoordinator {
 
     // MARK: calls
 
-    func prepare(_ structure: StructureID) async throws(HomeError) -> CommissioningGrant {
-        let view = try await networks.commissioningView(of: structure)
-        if machine.session(in: structure) == nil {
-            do { try await commissioner.checkAvailable(timeout: timeouts.call) } catch {
+    /// Opens a session in the structure `view` shows (the service reads it).
+    func prepare(_ view: CommissioningStructureView) async throws(HomeError) -> CommissioningGrant {
+        if machine.session(in: view.structure) == nil {
+            do { try await commissioner.checkAvailable(timeout: timeouts.call) } catch where error.kind == .notSupported {
+                throw HomeError(.notSupported, error.message)
+            } catch {
                 throw HomeError(.unavailable, "the Matter commissioner (\(commissioner.backendName)) cannot be reached: \(error.message)")
             }
         }
@@ -88,10 +89,10 @@ actor CommissioningCoordinator {
         return grant
     }
 
-    func commission(_ session: CommissioningSessionID, in structure: StructureID, payload text: String, options: CommissioningOptions)
-        async throws(HomeError) -> String
+    /// Queues a payload in `session` of the structure `view` shows (the service reads it).
+    func commission(_ session: CommissioningSessionID, in view: CommissioningStructureView, payload text: String, options: CommissioningOptions)
+        throws(HomeError) -> String
     {
-        let view = try await networks.commissioningView(of: structure)
         let (payloadID, directives) = try machine.commission(session, in: view, text: text, options: options, now: clock.now(), wall: wallNow())
         perform(directives)
         return payloadID
@@ -179,8 +180,8 @@ actor CommissioningCoordinator {
         }
     }
 
-    /// Carries out one job (in a child task of ``run()``) and feeds its result to the machine.
-    private func perform(_ job: Job) async {
+    /// Carries out one job (in a child task of ``run(networks:)``) and feeds its result to the machine.
+    private func perform(_ job: Job, networks: any CommissioningNetworks) async {
         switch job {
         case .readDataset(let ref, let network, let structure):
             let result: Result<OperationalDataset, HomeError>

@@ -104,7 +104,7 @@ actor DaemonRuntime {
         settings.defaultRouter.vendorName = configuration.vendorName
         settings.defaultRouter.productName = configuration.productName
         settings.policyCheckInterval = .seconds(configuration.policyCheckInterval)
-        let firewall: (any HostFirewall)? = configuration.firewall == .nftables ? NFTables(tool: configuration.nftPath) : nil
+        let firewall: any HostFirewall = configuration.firewall == .nftables ? NFTables(tool: configuration.nftPath) : NoHostFirewall()
         settings.commissioningSessionLifetime = .seconds(configuration.matterSessionTimeout)
         settings.commissioningTimeouts = CommissioningTimeouts(
             call: .seconds(configuration.matterCallTimeout), commission: .seconds(configuration.matterCommissionTimeout))
