@@ -48,8 +48,9 @@ let package = Package(
         .systemLibrary(name: "CCurl", path: "Sources/CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .systemLibrary(
             name: "CMicroHTTPD", path: "Sources/CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
-        // No pkgConfig here: avahi-client.pc adds -D_REENTRANT, which SwiftPM refuses with a warning on
-        // every build. Its headers are in /usr/include and the module map links both libraries.
+        // Headers only: libavahi-client is opened with dlopen on first use (MDNS's Avahi.swift), and no
+        // pkgConfig (avahi-client.pc adds -D_REENTRANT, which SwiftPM refuses with a warning on every
+        // build); its headers are in /usr/include.
         .systemLibrary(
             name: "CAvahiClient", path: "Sources/CAvahiClient", providers: [.apt(["libavahi-client-dev"])]),
 
@@ -79,7 +80,8 @@ let package = Package(
         .target(name: "DeviceModel", dependencies: ["MeshCoP", "TBRFoundation"], swiftSettings: strict),
         // Pure: parses and generates Matter onboarding payloads; MeshCoP lends it Verhoeff and Secrets.
         .target(name: "MatterOnboarding", dependencies: ["MeshCoP"], swiftSettings: strict),
-        // The commissioner backends: python-matter-server over WebSocket, and a simulated one.
+        // The commissioner seam and its backend, python-matter-server over WebSocket (matter-sim, a separate
+        // program, stands in for the server).
         .target(
             name: "MatterCommissioner", dependencies: ["MatterOnboarding", "MeshCoP", "WebSocket", "TBRFoundation"],
             swiftSettings: strict),

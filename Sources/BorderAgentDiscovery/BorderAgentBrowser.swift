@@ -1,4 +1,5 @@
 public import MDNS
+public import TBRFoundation
 
 /// Browses `_meshcop._udp` and `_meshcop-e._udp` through an ``MDNS/MDNSClient`` and keeps a
 /// ``BorderAgentTable``.
@@ -12,11 +13,14 @@ public struct BorderAgentBrowser: Sendable {
     public let client: MDNSClient
     /// How many undelivered events each browse holds (see ``MDNS/ServiceEventStream``).
     public let bufferLimit: Int
+    /// Where a browse's deadline is timed.
+    public let clock: any TBRClock
 
-    /// A browser over `client`.
-    public init(client: MDNSClient, bufferLimit: Int = 512) {
+    /// A browser over `client`, timing deadlines on `clock`.
+    public init(client: MDNSClient, bufferLimit: Int = 512, clock: any TBRClock = SystemClock()) {
         self.client = client
         self.bufferLimit = bufferLimit
+        self.clock = clock
     }
 
     /// Browses until the task is cancelled, the client closes, or `deadline` passes; calls `body` for
@@ -34,24 +38,25 @@ public struct BorderAgentBrowser: Sendable {
         let ephemeral = await client.browse(.meshcopEphemeral, bufferLimit: bufferLimit)
         let (inputs, continuation) = AsyncStream.makeStream(of: Input.self)
         var table = BorderAgentTable()
+        let clock = self.clock
         await withTaskGroup(of: Void.self) { group in
             group.addTask {
-                for await event in meshcop { continuation.yield(.meshcop(event)) }
-                continuation.finish()
-            }
-            group.addTask {
-                for await event in ephemeral { continuation.yield(.ephemeral(event)) }
-                continuation.finish()
-            }
-            if let deadline {
-                group.addTask {
-                    do {
-                        try await ContinuousClock().sleep(until: deadline, tolerance: nil)
-                    } catch {
-                        // Cancelled: the browse is ending anyway.
+                // Both browses feed the table; at the deadline (a TimeLimit) they stop and the inputs end.
+                let feed: @Sendable () async throws -> Void = {
+                    await withTaskGroup(of: Void.self) { feeders in
+                        feeders.addTask { for await event in meshcop { continuation.yield(.meshcop(event)) } }
+                        feeders.addTask { for await event in ephemeral { continuation.yield(.ephemeral(event)) } }
+                        // One browse ending (the client closed) ends the inputs.
+                        _ = await feeders.next()
+                        feeders.cancelAll()
                     }
-                    continuation.finish()
                 }
+                if let deadline {
+                    _ = try? await TimeLimit.run(until: deadline, clock: clock, feed)
+                } else {
+                    try? await feed()
+                }
+                continuation.finish()
             }
             for await input in inputs {
                 let changes: [BorderAgentEvent] =

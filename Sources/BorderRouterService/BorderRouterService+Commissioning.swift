@@ -7,8 +7,8 @@ import OpenThreadBR
 
 /// Matter commissioning into structures (ARCHITECTURE "Matter Thread commissioning path"): sessions per
 /// structure, a queue of payloads, stages streamed as they happen, nodes recorded. Needs a commissioner
-/// (given at ``BorderRouterService/init(connection:configuration:clock:logger:eventSink:structureStore:advertisedNames:firewall:commissioner:matterNodes:)``)
-/// and a running service.
+/// (given at ``BorderRouterService/init(connection:configuration:clock:logger:eventSink:structureStore:advertisedNames:firewall:commissioner:matterNodes:)``;
+/// ``MatterCommissioner/NoCommissioner`` answers every call `notSupported`) and a running service.
 extension BorderRouterService {
     /// Opens a commissioning session in `structure`.
     /// - Returns: the session and when it expires by itself (``BorderRouterServiceConfiguration/commissioningSessionLifetime``).
@@ -17,7 +17,8 @@ extension BorderRouterService {
     ///   `invalidState` when none is attached to a network; `busy` when the structure has a session;
     ///   `notFound` for an unknown structure.
     public func prepareMatterCommissioning(structure: StructureID) async throws(HomeError) -> CommissioningGrant {
-        try await coordinator().prepare(structure)
+        let coordinator = try runningCommissioning()
+        return try await coordinator.prepare(try await commissioningView(of: structure))
     }
 
     /// Parses and checks `payload` (a QR code or manual code) and queues it in `session`.
@@ -28,7 +29,8 @@ extension BorderRouterService {
     public func commissionMatterDevice(
         session: CommissioningSessionID, structure: StructureID, payload: String, options: CommissioningOptions
     ) async throws(HomeError) -> String {
-        try await coordinator().commission(session, in: structure, payload: payload, options: options)
+        let coordinator = try runningCommissioning()
+        return try await coordinator.commission(session, in: try await commissioningView(of: structure), payload: payload, options: options)
     }
 
     /// Takes no more payloads in `session`, waits until every one has finished, ends the session and
@@ -38,7 +40,7 @@ extension BorderRouterService {
         -> [CommissioningOutcome]
     {
         let name = try await structureName(structure)
-        return try await coordinator().complete(session, in: structure, structureName: name)
+        return try await runningCommissioning().complete(session, in: structure, structureName: name)
     }
 
     /// Cancels `session`: its queued payloads fail (at `queued`); the one being commissioned finishes (a
@@ -46,7 +48,7 @@ extension BorderRouterService {
     /// - Throws: ``DeviceModel/HomeError`` `notFound` for a session not open in the structure.
     public func cancelMatterCommissioning(session: CommissioningSessionID, structure: StructureID) async throws(HomeError) {
         let name = try await structureName(structure)
-        try await coordinator().cancel(session, in: structure, structureName: name)
+        try await runningCommissioning().cancel(session, in: structure, structureName: name)
     }
 
     /// Opens a commissioning window of `seconds` on node `node` of `structure` (multi-admin) and returns
@@ -54,7 +56,7 @@ extension BorderRouterService {
     /// - Throws: ``DeviceModel/HomeError``: `notFound` when the node is not recorded in the structure;
     ///   `unavailable`, `notSupported` or `failed` saying why the commissioner could not.
     public func shareMatterNode(_ node: NodeID, structure: StructureID, seconds: Int) async throws(HomeError) -> SharingCodes {
-        let coordinator = try coordinator()
+        let coordinator = try runningCommissioning()
         guard try await matterNodes.nodes(in: structure).contains(where: { $0.nodeID == node }) else {
             throw HomeError(.notFound, "node \(node) is not recorded in structure \(CommissioningSessionMachine.quoted(try await structureName(structure)))")
         }
@@ -67,10 +69,11 @@ extension BorderRouterService {
         commissioningBroadcaster.subscribe(bufferLimit: bufferLimit)
     }
 
-    /// The coordinator while the service runs with a commissioner.
-    func coordinator() throws(HomeError) -> CommissioningCoordinator {
-        guard commissioner != nil else { throw HomeError(.notSupported, "no Matter commissioner is configured") }
-        guard let commissioning else { throw HomeError(.unavailable, "the border router service is not running") }
+    /// The commissioning sessions, while the service runs (they and the commissioner's connection run
+    /// in ``run()``).
+    /// - Throws: ``DeviceModel/HomeError`` `unavailable` before ``run()`` is running and once it stopped.
+    func runningCommissioning() throws(HomeError) -> CommissioningCoordinator {
+        guard case .running = phase else { throw HomeError(.unavailable, "the border router service is not running") }
         return commissioning
     }
 

@@ -40,11 +40,11 @@ extension BorderRouterService {
     public func renameMatterNode(_ node: NodeID, in structure: StructureID, to name: String?) async throws(HomeError)
         -> (node: RecordedMatterNode, labelProblem: String?)
     {
-        let coordinator = try coordinator()
+        let coordinator = try runningCommissioning()
         let record = try await matterNodes.name(node, in: structure, name)
         logger.info("Matter node renamed", [("structure", structure.rawValue), ("node", node.description)])
         do {
-            try await commissioner!.writeNodeLabel(node, record.name ?? "", timeout: coordinator.timeouts.call)
+            try await commissioner.writeNodeLabel(node, record.name ?? "", timeout: coordinator.timeouts.call)
             return (record, nil)
         } catch {
             logger.notice("a Matter node did not take its name as its NodeLabel", [("node", node.description), ("error", error.message)])
@@ -68,8 +68,7 @@ extension BorderRouterService {
     ///   a device that does not answer (without `force`) or a commissioner that refused; `unavailable`
     ///   when the commissioner cannot be reached.
     public func removeMatterNode(_ node: NodeID, from structure: StructureID, force: Bool) async throws(HomeError) {
-        let coordinator = try coordinator()
-        let commissioner = self.commissioner!
+        let coordinator = try runningCommissioning()
         guard try await matterNodes.nodes(in: structure).contains(where: { $0.nodeID == node }) else {
             throw HomeError(.notFound, "Matter node \(node) is not recorded in structure \(Quoted(try await structureName(structure)))")
         }
@@ -115,19 +114,19 @@ extension BorderRouterService {
     /// - Throws: ``DeviceModel/HomeError``: `notFound` when the commissioner does not have the node or the
     ///   structure is unknown; `invalidState` when a structure already holds it.
     public func adoptMatterNode(_ node: NodeID, into structure: StructureID) async throws(HomeError) -> RecordedMatterNode {
-        let coordinator = try coordinator()
+        let coordinator = try runningCommissioning()
         let known: [CommissionedNode]
-        do { known = try await commissioner!.nodes(timeout: coordinator.timeouts.call) } catch {
+        do { known = try await commissioner.nodes(timeout: coordinator.timeouts.call) } catch {
             throw CommissioningCoordinator.homeError(error, doing: "reading the commissioner's nodes")
         }
         guard let found = known.first(where: { $0.nodeID == node }) else {
-            throw HomeError(.notFound, "the commissioner (\(commissioner!.backendName)) has no Matter node \(node)")
+            throw HomeError(.notFound, "the commissioner (\(commissioner.backendName)) has no Matter node \(node)")
         }
         let record = try await matterNodes.adopt(
             CommissionedNodeSummary(
                 nodeID: node, vendorID: found.vendorID ?? 0, productID: found.productID ?? 0,
                 label: found.label.flatMap { RecordedMatterNode.problem(withName: $0) == nil ? $0 : nil }),
-            into: structure, backend: commissioner!.backendName)
+            into: structure, backend: commissioner.backendName)
         logger.info("Matter node adopted", [("structure", structure.rawValue), ("node", node.description)])
         return record
     }
@@ -137,9 +136,9 @@ extension BorderRouterService {
     /// - Throws: ``DeviceModel/HomeError`` `notSupported` without a commissioner; `unavailable` when it
     ///   cannot be reached.
     public func unclaimedMatterNodes() async throws(HomeError) -> [CommissionedNode] {
-        let coordinator = try coordinator()
+        let coordinator = try runningCommissioning()
         let known: [CommissionedNode]
-        do { known = try await commissioner!.nodes(timeout: coordinator.timeouts.call) } catch {
+        do { known = try await commissioner.nodes(timeout: coordinator.timeouts.call) } catch {
             throw CommissioningCoordinator.homeError(error, doing: "reading the commissioner's nodes")
         }
         let claimed = Set(try await matterNodes.allNodes().map(\.nodeID))

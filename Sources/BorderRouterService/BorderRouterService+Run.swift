@@ -4,9 +4,9 @@ import OpenThreadBR
 extension BorderRouterService {
     /// Runs the service until the task is cancelled: lists the agents on the bus (each probed before
     /// ``waitUntilReady()`` returns), then follows agents appearing and vanishing, and runs every
-    /// router's watchers and ePSKc timers, and the internet-access policy reconciler, as child tasks. When it stops, every stream of the service
-    /// ends. Open ePSKc sessions stay as they are (a new service recovers them with
-    /// ``restoreEpskcSession(_:)``).
+    /// router's watchers and ePSKc timers, the internet-access policy reconciler and the Matter
+    /// commissioning sessions, as child tasks. When it stops, every stream of the service ends. Open
+    /// ePSKc sessions stay as they are (a new service recovers them with ``restoreEpskcSession(_:)``).
     /// - Throws: ``DeviceModel/HomeError`` `invalidState` when run twice, `unavailable` when the bus
     ///   cannot be watched.
     public func run() async throws {
@@ -35,30 +35,19 @@ extension BorderRouterService {
         let registry = registryBroadcaster.subscribe(bufferLimit: 4096)
         let online = Set(routers.values.filter(\.isOnline).map(\.deviceID))
         let remote = Set(routers.values.filter { $0.channel.transport == .rest }.map(\.deviceID))
-        let policy = PolicyReconciler(
-            store: structureStore, firewall: firewall, connection: connection, configuration: configuration, clock: clock,
-            logger: logger.child("policy"), isRemote: { [weak self] id in await self?.transport(of: id) == .rest })
-        self.policy = policy
-        defer { self.policy = nil }
-        let commissioning = commissioner.map {
-            CommissioningCoordinator(
-                commissioner: $0, networks: self, nodeStore: matterNodes, events: commissioningBroadcaster,
-                sessionLifetime: configuration.commissioningSessionLifetime, timeouts: configuration.commissioningTimeouts, clock: clock,
-                logger: logger.child("matter"))
-        }
-        self.commissioning = commissioning
-        defer {
-            commissioning?.finish()
-            self.commissioning = nil
-        }
+        // Inputs and settled() callers wait for the reconciler's loop from here; it and the commissioning
+        // sessions run as children below and stop with the service.
+        policy.open()
+        defer { commissioning.finish() }
         phase = .running(continuation)
         logger.info("border router service running", [("routers", "\(routers.count)")])
         for waiter in readyWaiters { waiter.resume() }
         readyWaiters.removeAll()
 
         try await withThrowingTaskGroup(of: Void.self) { group in
+            let policy = self.policy, commissioning = self.commissioning
             group.addTask { await policy.run(registry: registry, online: online, remote: remote) }
-            if let commissioning { group.addTask { await commissioning.run() } }
+            group.addTask { await commissioning.run(networks: self) }
             group.addTask {
                 do {
                     for try await event in events { continuation.yield(.discovered(event)) }

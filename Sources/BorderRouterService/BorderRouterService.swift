@@ -28,26 +28,30 @@ public actor BorderRouterService: HomeBackend {
     public nonisolated let configuration: BorderRouterServiceConfiguration
     /// Where structures and their settings are kept.
     public nonisolated let structureStore: any StructureStore
-    /// The host firewall the internet-access policy also enforces, if any.
-    public nonisolated let firewall: (any HostFirewall)?
+    /// The host firewall the internet-access policy also enforces (``NoHostFirewall``: none).
+    public nonisolated let firewall: any HostFirewall
     nonisolated let clock: any TBRClock
     nonisolated let logger: Logger
     nonisolated let sink: (any EpskcEventSink)?
     nonisolated let advertisedNames: (any AdvertisedNamesSource)?
     nonisolated let epskcBroadcaster = EventBroadcaster<EpskcEvent>()
-    /// The commissioner of Matter devices, if any (BorderRouterService+Commissioning.swift).
-    public nonisolated let commissioner: (any Commissioner)?
+    /// The commissioner of Matter devices (BorderRouterService+Commissioning.swift; ``MatterCommissioner/NoCommissioner``:
+    /// none, and the commissioning calls answer `notSupported`).
+    public nonisolated let commissioner: any Commissioner
     /// Where commissioned Matter nodes are recorded.
     public nonisolated let matterNodes: any MatterNodeStore
     nonisolated let commissioningBroadcaster = EventBroadcaster<CommissioningProgress>()
     nonisolated let registryBroadcaster = EventBroadcaster<RouterRegistryEvent>()
 
+    /// The routers reached through REST (their policy is `unsupported`, without a firewall entry).
+    nonisolated let remoteRouters: Locked<Set<DeviceID>>
+    /// The internet-access policy reconciler; it runs while ``run()`` does.
+    nonisolated let policy: PolicyReconciler
+    /// The Matter commissioning sessions; they run while ``run()`` does.
+    nonisolated let commissioning: CommissioningCoordinator
+
     var routers: [DeviceID: ManagedRouter] = [:]
     var phase = Phase.idle
-    /// The internet-access policy reconciler while ``run()`` runs.
-    var policy: PolicyReconciler?
-    /// The Matter commissioning sessions while ``run()`` runs with a commissioner.
-    var commissioning: CommissioningCoordinator?
     var readyWaiters: [CheckedContinuation<Void, Never>] = []
 
     enum Phase {
@@ -71,16 +75,16 @@ public actor BorderRouterService: HomeBackend {
     ///   - eventSink: the journal that records each ePSKc event before it is streamed.
     ///   - structureStore: where structures are kept (default: in memory).
     ///   - advertisedNames: where routers' advertised vendor and product names come from.
-    ///   - firewall: the host firewall of the internet-access policy (tbrd passes ``Firewall/NFTables``); nil
-    ///     (the default): only NAT64 and DHCPv6-PD are managed, on the agents.
-    ///   - commissioner: the Matter commissioner devices are handed to; nil (the default): commissioning
-    ///     calls answer `notSupported`.
+    ///   - firewall: the host firewall of the internet-access policy (tbrd passes ``Firewall/NFTables``);
+    ///     ``NoHostFirewall`` (the default): only NAT64 and DHCPv6-PD are managed, on the agents.
+    ///   - commissioner: the Matter commissioner devices are handed to; ``MatterCommissioner/NoCommissioner``
+    ///     (the default): commissioning calls answer `notSupported`.
     ///   - matterNodes: where commissioned nodes are recorded (default: in memory).
     public init(
         connection: Connection, configuration: BorderRouterServiceConfiguration = BorderRouterServiceConfiguration(),
         clock: any TBRClock = SystemClock(), logger: Logger = .disabled, eventSink: (any EpskcEventSink)? = nil,
         structureStore: any StructureStore = InMemoryStructureStore(), advertisedNames: (any AdvertisedNamesSource)? = nil,
-        firewall: (any HostFirewall)? = nil, commissioner: (any Commissioner)? = nil,
+        firewall: any HostFirewall = NoHostFirewall(), commissioner: any Commissioner = NoCommissioner(),
         matterNodes: any MatterNodeStore = InMemoryMatterNodeStore()
     ) {
         self.commissioner = commissioner
@@ -93,6 +97,15 @@ public actor BorderRouterService: HomeBackend {
         self.structureStore = structureStore
         self.advertisedNames = advertisedNames
         self.firewall = firewall
+        let remote = Locked<Set<DeviceID>>([])
+        self.remoteRouters = remote
+        self.policy = PolicyReconciler(
+            store: structureStore, firewall: firewall, connection: connection, configuration: configuration, clock: clock,
+            logger: logger.child("policy"), isRemote: { id in remote.withLock { $0.contains(id) } })
+        self.commissioning = CommissioningCoordinator(
+            commissioner: commissioner, nodeStore: matterNodes, events: commissioningBroadcaster,
+            sessionLifetime: configuration.commissioningSessionLifetime, timeouts: configuration.commissioningTimeouts, clock: clock,
+            logger: logger.child("matter"))
     }
 
     /// The home over this service: `try await service.home.device(id: "wpan0")`.
@@ -156,7 +169,7 @@ public actor BorderRouterService: HomeBackend {
     /// the statuses that follow (routers still being applied are `pending`), so that a status read next
     /// is about the settings just written. Returns at once when the service is not running.
     public func policySettled() async {
-        await policy?.settled()
+        await policy.settled()
     }
 
     // MARK: ePSKc sessions across restarts
@@ -217,7 +230,7 @@ public actor BorderRouterService: HomeBackend {
         if let existing = routers[id] { return (existing, false) }
         let agent = BorderRouterAgent(
             connection: connection, interfaceName: name, callTimeout: configuration.agentCallTimeout,
-            networkTimeout: configuration.agentNetworkTimeout)
+            networkTimeout: configuration.agentNetworkTimeout, clock: clock)
         return (add(id, interfaceName: name, channel: DBusChannel(agent: agent, logger: logger.child("dbus"))), true)
     }
 
@@ -228,6 +241,7 @@ public actor BorderRouterService: HomeBackend {
             logger: logger.child("router"), sink: sink, advertisedNames: advertisedNames,
             serviceEvents: epskcBroadcaster, registryEvents: registryBroadcaster)
         routers[id] = router
+        if channel.transport == .rest { remoteRouters.withLock { _ = $0.insert(id) } }
         registryBroadcaster.publish(.added(id))
         switch phase {
         case .starting(let commands), .running(let commands): commands.yield(.adopt(router))

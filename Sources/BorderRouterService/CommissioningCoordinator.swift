@@ -14,18 +14,17 @@ import TBRFoundation
 /// which stage.
 actor CommissioningCoordinator {
     let commissioner: any Commissioner
-    let networks: any CommissioningNetworks
     let nodeStore: any MatterNodeStore
     let events: EventBroadcaster<CommissioningProgress>
     let timeouts: CommissioningTimeouts
     let clock: any TBRClock
     let logger: Logger
     var machine: CommissioningSessionMachine
-    let answers = CompletionAnswers()
+    /// Where `complete` calls wait for the machine's answer (it may come before they wait).
+    let answers = ReplySlots<CompletionWaiter, [CommissioningOutcome]>()
     var nextWaiter: CompletionWaiter = 0
-    /// When the machine's timer is due; nil: none.
-    var wakeUp: ContinuousClock.Instant?
-    let wake = WakeSignal()
+    /// When the machine next wants its timer (the sessions' expiry).
+    let alarm: Alarm
     /// Work for ``run()``'s task group.
     let jobs: AsyncStream<Job>
     let jobContinuation: AsyncStream<Job>.Continuation
@@ -40,30 +39,31 @@ actor CommissioningCoordinator {
     }
 
     init(
-        commissioner: any Commissioner, networks: any CommissioningNetworks, nodeStore: any MatterNodeStore,
+        commissioner: any Commissioner, nodeStore: any MatterNodeStore,
         events: EventBroadcaster<CommissioningProgress>, sessionLifetime: Duration, timeouts: CommissioningTimeouts, clock: any TBRClock,
         logger: Logger
     ) {
         self.commissioner = commissioner
-        self.networks = networks
         self.nodeStore = nodeStore
         self.events = events
         self.timeouts = timeouts
         self.clock = clock
+        self.alarm = Alarm(clock: clock)
         self.logger = logger
         machine = CommissioningSessionMachine(sessionLifetime: sessionLifetime, backend: commissioner.backendName)
         (jobs, jobContinuation) = AsyncStream.makeStream(of: Job.self)
     }
 
-    /// Runs the commissioner's background part, the timer and the jobs until the task is cancelled.
-    func run() async {
+    /// Runs the commissioner's background part, the timer and the jobs until the task is cancelled (or
+    /// ``finish()``); the jobs read datasets from `networks`.
+    func run(networks: any CommissioningNetworks) async {
         logger.info("Matter commissioning running", [("backend", commissioner.backendName)])
         await withDiscardingTaskGroup { group in
             let commissioner = self.commissioner
             group.addTask { await commissioner.run() }
-            group.addTask { await self.driveTimer() }
+            group.addTask { await self.alarm.run { await self.timerFired() } }
             for await job in jobs {
-                group.addTask { await self.perform(job) }
+                group.addTask { await self.perform(job, networks: networks) }
             }
             group.cancelAll()
         }
@@ -74,10 +74,12 @@ actor CommissioningCoordinator {
 
     // MARK: calls
 
-    func prepare(_ structure: StructureID) async throws(HomeError) -> CommissioningGrant {
-        let view = try await networks.commissioningView(of: structure)
-        if machine.session(in: structure) == nil {
-            do { try await commissioner.checkAvailable(timeout: timeouts.call) } catch {
+    /// Opens a session in the structure `view` shows (the service reads it).
+    func prepare(_ view: CommissioningStructureView) async throws(HomeError) -> CommissioningGrant {
+        if machine.session(in: view.structure) == nil {
+            do { try await commissioner.checkAvailable(timeout: timeouts.call) } catch where error.kind == .notSupported {
+                throw HomeError(.notSupported, error.message)
+            } catch {
                 throw HomeError(.unavailable, "the Matter commissioner (\(commissioner.backendName)) cannot be reached: \(error.message)")
             }
         }
@@ -87,10 +89,10 @@ actor CommissioningCoordinator {
         return grant
     }
 
-    func commission(_ session: CommissioningSessionID, in structure: StructureID, payload text: String, options: CommissioningOptions)
-        async throws(HomeError) -> String
+    /// Queues a payload in `session` of the structure `view` shows (the service reads it).
+    func commission(_ session: CommissioningSessionID, in view: CommissioningStructureView, payload text: String, options: CommissioningOptions)
+        throws(HomeError) -> String
     {
-        let view = try await networks.commissioningView(of: structure)
         let (payloadID, directives) = try machine.commission(session, in: view, text: text, options: options, now: clock.now(), wall: wallNow())
         perform(directives)
         return payloadID
@@ -101,7 +103,13 @@ actor CommissioningCoordinator {
     {
         nextWaiter += 1
         let waiter = nextWaiter
-        perform(try machine.complete(session, in: structure, structureName: structureName, waiter: waiter))
+        answers.expect(waiter)
+        do {
+            perform(try machine.complete(session, in: structure, structureName: structureName, waiter: waiter))
+        } catch {
+            answers.cancel(waiter)
+            throw error
+        }
         do {
             return try await answers.wait(for: waiter)
         } catch {
@@ -161,19 +169,19 @@ actor CommissioningCoordinator {
             case .writeLabel(let ref, let node, let label):
                 jobContinuation.yield(.writeLabel(ref, node, label))
             case .answer(let waiter, let outcomes):
-                answers.deliver(outcomes, to: waiter)
+                answers.deliver(.success(outcomes), to: waiter)
             case .sessionEnded(let session, let structure, let reason):
                 logger.info("commissioning session ended", [("session", session.rawValue), ("structure", structure.rawValue), ("reason", reason)])
             case .wake(let instant):
-                setWakeUp(instant)
+                alarm.set(instant)
             case .cancelWake:
-                setWakeUp(nil)
+                alarm.cancel()
             }
         }
     }
 
-    /// Carries out one job (in a child task of ``run()``) and feeds its result to the machine.
-    private func perform(_ job: Job) async {
+    /// Carries out one job (in a child task of ``run(networks:)``) and feeds its result to the machine.
+    private func perform(_ job: Job, networks: any CommissioningNetworks) async {
         switch job {
         case .readDataset(let ref, let network, let structure):
             let result: Result<OperationalDataset, HomeError>
@@ -214,23 +222,9 @@ actor CommissioningCoordinator {
 
     // MARK: the timer
 
-    private func setWakeUp(_ instant: ContinuousClock.Instant?) {
-        guard wakeUp != instant else { return }
-        wakeUp = instant
-        wake.signal()
+    private func timerFired() {
+        perform(machine.timerFired(now: clock.now(), wall: wallNow()))
     }
-
-    private func driveTimer() async {
-        while !Task.isCancelled {
-            await wake.wait(until: wakeUp, clock: clock)
-            if Task.isCancelled { return }
-            if let due = wakeUp, clock.now() >= due {
-                wakeUp = nil
-                perform(machine.timerFired(now: clock.now(), wall: wallNow()))
-            }
-        }
-    }
-
 
     private func wallNow() -> WallTime { WallTime(secondsSinceEpoch: clock.wallTime()) }
 }

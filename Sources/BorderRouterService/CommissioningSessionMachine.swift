@@ -32,49 +32,6 @@ struct CommissioningSessionMachine: Sendable {
     /// The commissioner's name, recorded with each node.
     let backend: String
 
-    /// Where a session is in its life.
-    enum SessionState: Hashable, Sendable {
-        /// Takes payloads.
-        case open
-        /// `complete` was called: no more payloads; answers when all have finished.
-        case completing
-        /// Cancelled or expired: the payload in flight finishes, then the session ends.
-        case ending(reason: String)
-    }
-
-    /// One payload of a session.
-    struct Payload: Hashable, Sendable {
-        var id: String
-        var payload: SetupPayload
-        /// The code for the commissioner (a secret), dropped once the payload is handed over.
-        var code: String?
-        var options: CommissioningOptions
-        /// The network chosen when it was queued.
-        var network: ExtendedPANID
-        /// Its place in the queue across every session.
-        var order: UInt64
-        /// The last stage reported.
-        var stage: CommissioningStage
-        var nodeID: NodeID?
-        var vendorID: UInt16?
-        var productID: UInt16?
-        var outcome: CommissioningOutcome?
-    }
-
-    /// One session.
-    struct Session: Hashable, Sendable {
-        var id: CommissioningSessionID
-        var structure: StructureID
-        var structureName: String
-        var expiresAt: Instant
-        var state: SessionState
-        var payloads: [Payload] = []
-        var waiters: [CompletionWaiter] = []
-
-        var isSettled: Bool { payloads.allSatisfy { $0.outcome != nil } }
-        var outcomes: [CommissioningOutcome] { payloads.compactMap(\.outcome) }
-    }
-
     private(set) var sessions: [CommissioningSessionID: Session] = [:]
     /// The payload being commissioned now.
     private(set) var inFlight: PayloadRef?
@@ -189,104 +146,9 @@ struct CommissioningSessionMachine: Sendable {
         return directives + [schedule()]
     }
 
-    // MARK: results
-
-    /// The dataset of the payload's network was read (or could not be).
-    mutating func datasetRead(_ ref: PayloadRef, _ result: Result<OperationalDataset, HomeError>, now: Instant, wall: WallTime)
-        -> [CommissioningDirective]
-    {
-        guard ref == inFlight, let payload = payload(ref) else { return [] }
-        switch result {
-        case .failure(let error):
-            return fail(ref, at: .networkSelected, error.message, now: now, wall: wall)
-        case .success(let dataset):
-            guard dataset.extendedPANID == payload.network else {
-                return fail(
-                    ref, at: .networkSelected, "the router's active dataset is not of network \(payload.network) any more", now: now, wall: wall)
-            }
-            update(ref) { $0.stage = .networkSelected }
-            return [publish(ref, .networkSelected, wall), .handOverCredentials(ref, dataset)]
-        }
-    }
-
-    /// The commissioner took the credentials (or refused them).
-    mutating func credentialsHandedOver(_ ref: PayloadRef, error: String?, now: Instant, wall: WallTime) -> [CommissioningDirective] {
-        guard ref == inFlight, payload(ref) != nil else { return [] }
-        if let error { return fail(ref, at: .credentialsHandedOver, error, now: now, wall: wall) }
-        update(ref) { $0.stage = .credentialsHandedOver }
-        return [publish(ref, .credentialsHandedOver, wall)] + startCommissioning(ref, wall: wall)
-    }
-
-    /// The commissioner reported a stage.
-    mutating func progressed(_ ref: PayloadRef, _ progress: CommissionerProgress, now: Instant, wall: WallTime) -> [CommissioningDirective] {
-        guard ref == inFlight, let payload = payload(ref) else { return [] }
-        switch progress {
-        case .nodeAdded(let node):
-            guard payload.stage.order < CommissioningStage.nodeAdded.order else { return [] }
-            update(ref) {
-                $0.nodeID = node
-                $0.stage = .nodeAdded
-            }
-            return [publish(ref, .nodeAdded, wall)]
-        case .interviewed(let vendor, let product):
-            guard payload.stage == .nodeAdded else { return [] }
-            update(ref) {
-                $0.vendorID = vendor
-                $0.productID = product
-                $0.stage = .interviewed
-            }
-            return [publish(ref, .interviewed, wall)]
-        }
-    }
-
-    /// The commissioner finished: a node to record, or the failure (at the stage it names; else at
-    /// `commissioning` while no node was reported, at `interviewed` after one was).
-    mutating func commissioned(_ ref: PayloadRef, _ result: Result<CommissionedNode, CommissionerError>, now: Instant, wall: WallTime)
-        -> [CommissioningDirective]
-    {
-        guard ref == inFlight, let payload = payload(ref), let session = sessions[ref.session] else { return [] }
-        switch result {
-        case .failure(let error):
-            let during: CommissioningStage = payload.stage.order >= CommissioningStage.nodeAdded.order ? .interviewed : .commissioning
-            return fail(ref, at: error.stage ?? during, error.message, now: now, wall: wall)
-        case .success(let node):
-            var directives: [CommissioningDirective] = []
-            if payload.stage.order < CommissioningStage.nodeAdded.order {
-                directives += progressed(ref, .nodeAdded(node.nodeID), now: now, wall: wall)
-            }
-            if self.payload(ref)?.stage == .nodeAdded {
-                directives += progressed(ref, .interviewed(vendorID: node.vendorID, productID: node.productID), now: now, wall: wall)
-            }
-            let p = self.payload(ref) ?? payload
-            let record = RecordedMatterNode(
-                nodeID: node.nodeID, structure: session.structure, vendorID: p.vendorID ?? node.vendorID ?? 0,
-                productID: p.productID ?? node.productID ?? 0, commissionedAt: wall, session: ref.session, payloadID: ref.payloadID,
-                extPanID: p.options.onNetwork ? nil : p.network, backend: backend, name: p.options.name, room: p.options.room)
-            return directives + [.recordNode(ref, record)]
-        }
-    }
-
-    /// The node was recorded (or could not be): the payload is complete (or fails at `complete`), once
-    /// the name, when one was given, was written to the device.
-    mutating func recorded(_ ref: PayloadRef, error: String?, now: Instant, wall: WallTime) -> [CommissioningDirective] {
-        guard ref == inFlight, let payload = payload(ref) else { return [] }
-        if let error {
-            return fail(
-                ref, at: .complete, "node \(payload.nodeID.map(\.description) ?? "?") was commissioned but could not be recorded: \(error)",
-                now: now, wall: wall)
-        }
-        if let name = payload.options.name, let node = payload.nodeID { return [.writeLabel(ref, node, label: name)] }
-        return completed(ref, warning: nil, now: now, wall: wall)
-    }
-
-    /// The node's name was written to its NodeLabel (or the device refused it: the node keeps its recorded
-    /// name and completes, its `complete` stage saying so).
-    mutating func labelWritten(_ ref: PayloadRef, error: String?, now: Instant, wall: WallTime) -> [CommissioningDirective] {
-        guard ref == inFlight, payload(ref) != nil else { return [] }
-        return completed(ref, warning: error.map { "the name is recorded but the device did not take it as its NodeLabel: \($0)" }, now: now, wall: wall)
-    }
-
-    private mutating func completed(_ ref: PayloadRef, warning: String?, now: Instant, wall: WallTime) -> [CommissioningDirective] {
+    /// Payload `ref` is complete (with `warning`, when its name did not reach the device): the session
+    /// settles and the next payload starts.
+    mutating func completed(_ ref: PayloadRef, warning: String?, now: Instant, wall: WallTime) -> [CommissioningDirective] {
         update(ref) {
             $0.stage = .complete
             $0.outcome = CommissioningOutcome(payloadID: ref.payloadID, nodeID: $0.nodeID)
@@ -324,7 +186,7 @@ struct CommissioningSessionMachine: Sendable {
     }
 
     /// Publishes `commissioning` and hands the payload to the commissioner (the code leaves the machine).
-    private mutating func startCommissioning(_ ref: PayloadRef, wall: WallTime) -> [CommissioningDirective] {
+    mutating func startCommissioning(_ ref: PayloadRef, wall: WallTime) -> [CommissioningDirective] {
         guard let payload = payload(ref), let code = payload.code else { return [] }
         update(ref) {
             $0.stage = .commissioning
@@ -335,7 +197,7 @@ struct CommissioningSessionMachine: Sendable {
     }
 
     /// The payload fails at `stage`; the session settles and the next payload starts.
-    private mutating func fail(
+    mutating func fail(
         _ ref: PayloadRef, at stage: CommissioningStage, _ error: String, now: Instant, wall: WallTime, startingNext: Bool = true
     ) -> [CommissioningDirective] {
         update(ref) {
@@ -390,17 +252,20 @@ struct CommissioningSessionMachine: Sendable {
         return due.map { .wake(at: $0) } ?? .cancelWake
     }
 
-    // MARK: helpers
+    // MARK: helpers (shared with CommissioningSessionMachine+Results.swift)
 
-    private func payload(_ ref: PayloadRef) -> Payload? { sessions[ref.session]?.payloads.first { $0.id == ref.payloadID } }
+    /// Payload `ref`, if its session still holds it.
+    func payload(_ ref: PayloadRef) -> Payload? { sessions[ref.session]?.payloads.first { $0.id == ref.payloadID } }
 
-    private mutating func update(_ ref: PayloadRef, _ change: (inout Payload) -> Void) {
+    /// Changes payload `ref` in place (nothing when it is gone).
+    mutating func update(_ ref: PayloadRef, _ change: (inout Payload) -> Void) {
         guard var session = sessions[ref.session], let i = session.payloads.firstIndex(where: { $0.id == ref.payloadID }) else { return }
         change(&session.payloads[i])
         sessions[ref.session] = session
     }
 
-    private func publish(
+    /// The progress event of payload `ref` reaching `stage`.
+    func publish(
         _ ref: PayloadRef, _ stage: CommissioningStage, _ wall: WallTime, error: String? = nil, failedStage: CommissioningStage? = nil,
         warning: String? = nil
     ) -> CommissioningDirective {

@@ -27,17 +27,19 @@ struct EpskcSessionMachine: Sendable {
     let deviceID: DeviceID
     let timing: Timing
     private(set) var session: Session?
+    // The state below is set by the handlers only; `telemetryAvailable`, `awaiting` and `command` are not
+    // `private(set)` because the readings' handler (EpskcSessionMachine+Readings.swift) sets them too.
     /// Whether the agent has a telemetry API: nil until a read says; forgotten when the agent changes.
-    private(set) var telemetryAvailable: Bool?
+    var telemetryAvailable: Bool?
     /// The unique bus name of the running agent instance; nil while it is off the bus.
     private(set) var agentInstance: String?
     /// What the telemetry read asked for last is for; nil when none is awaited.
-    private(set) var awaiting: AwaitedReading?
+    var awaiting: AwaitedReading?
     /// When the last session ended if its key's `_meshcop-e._udp` service was never seen (to tell a late
     /// announcement of that key from a new key).
     private(set) var endedUnannounced: Instant?
     /// The command between its request and the agent's answer, with what it has learnt so far.
-    private(set) var command: Command?
+    var command: Command?
 
     init(deviceID: DeviceID, timing: Timing) {
         self.deviceID = deviceID
@@ -161,68 +163,6 @@ struct EpskcSessionMachine: Sendable {
         return start(key, baseline: nil, serviceSeen: true)
     }
 
-    // MARK: readings
-
-    /// A telemetry read asked for by ``EpskcDirective/readTelemetry`` finished. Learns whether the agent
-    /// has telemetry (`unavailable`: never read again from this instance; `failed`: nothing learnt),
-    /// then uses the reading for what it was asked for. A reading that shows the key ended (a completed
-    /// journey, a counter that moves when a key ends, or counters reset by a restart) ends the session,
-    /// detected by `telemetry`; otherwise:
-    /// - a poll: the deadline rule;
-    /// - before an activation: its counters become the new session's baseline;
-    /// - after a grant that found a session open: that session is settled (`newActivation`) by what the
-    ///   reading says, else by the rules of time, and the new one starts;
-    /// - after a retaining deactivate: the agent kept the key (a commissioner is connected), so the
-    ///   session stays open and polls go on; without telemetry the call is taken as the end (`cancelled`);
-    /// - after the `_meshcop-e._udp` service went away: rules 3 and 4 at the moment it went.
-    mutating func telemetryRead(_ result: TelemetryResult, now: Instant) -> [EpskcDirective] {
-        switch result {
-        case .read: telemetryAvailable = true
-        case .unavailable: telemetryAvailable = false
-        case .failed: break
-        }
-        let purpose = awaiting ?? .poll
-        awaiting = nil
-        switch purpose {
-        case .poll:
-            return endIfReadingShows(result, now: now) ?? expireIfDue(now: now)
-        case .activationBaseline:
-            if case .activating? = command { command = .activating(baseline: result.reading?.counters) }
-            return endIfReadingShows(result, now: now) ?? [schedule()]
-        case .settling(let grant):
-            return settle(then: grant, reading: result)
-        case .deactivationCheck:
-            return endIfReadingShows(result, now: now) ?? [schedule()]
-        case .retainCheck(let repliedAt):
-            if let ended = endIfReadingShows(result, now: now) { return ended }
-            guard telemetryAvailable == false else { return [schedule()] }
-            return end(detectedBy: .deactivateCall, deactivatedByService: true, endedAt: repliedAt, now: now) + [schedule()]
-        case .serviceWithdrawn(let at):
-            return endIfReadingShows(result, now: now)
-                ?? end(detectedBy: .serviceDiscovery, endedAt: min(at, now), now: now) + [schedule()]
-        case .serviceAppeared(let key):
-            guard session == nil, command == nil else { return [schedule()] }
-            if let counters = result.reading?.counters, !counters.mayHaveActiveKey { return [schedule()] }
-            return start(key, baseline: result.reading?.counters, serviceSeen: true)
-        }
-    }
-
-    /// Whether `result` shows that the open session's key ended: a completed journey, or counters that
-    /// moved (or were reset) since the baseline. If so, the session ends by rule 2 (what telemetry says),
-    /// else rules 3 and 4; nil when the reading shows nothing (or there is no session).
-    private mutating func endIfReadingShows(_ result: TelemetryResult, now: Instant) -> [EpskcDirective]? {
-        guard let reading = result.reading, let session else { return nil }
-        let journey = reading.journeys.last
-        var ended = journey != nil
-        if let baseline = session.baseline, let current = reading.counters {
-            ended = ended || current.wasReset(since: baseline) || current.keyEnded(since: baseline)
-        }
-        guard ended else { return nil }
-        let verdict = EpskcReasonInference.fromTelemetry(journey: journey, baseline: session.baseline, current: reading.counters)
-        return end(detectedBy: .telemetry, telemetry: verdict, endedAt: endTime(of: journey, in: session, now: now), now: now)
-            + [schedule()]
-    }
-
     // MARK: the agent
 
     /// The agent owns its bus name as `instance`. Another instance than before has to be asked again
@@ -272,7 +212,7 @@ struct EpskcSessionMachine: Sendable {
             telemetryBaseline: session.baseline?.serialized())
     }
 
-    // MARK: internals
+    // MARK: internals (shared with EpskcSessionMachine+Readings.swift)
 
     /// Asks for a telemetry read whose reading is for `purpose`.
     private mutating func awaitReading(_ purpose: AwaitedReading) -> [EpskcDirective] {
@@ -291,13 +231,13 @@ struct EpskcSessionMachine: Sendable {
 
     /// Once the deadline and its grace have passed (and a last telemetry read said nothing), the key
     /// ended at its deadline: rule 3. Otherwise the next wake-up.
-    private mutating func expireIfDue(now: Instant) -> [EpskcDirective] {
+    mutating func expireIfDue(now: Instant) -> [EpskcDirective] {
         guard let session, now >= session.deadline.advanced(by: timing.deadlineGrace) else { return [schedule()] }
         return end(detectedBy: .deadline, endedAt: session.deadline, now: now) + [schedule()]
     }
 
     /// Opens the session `grant` describes.
-    private mutating func start(_ grant: Grant, baseline: BorderAgentCounters?, serviceSeen: Bool = false) -> [EpskcDirective] {
+    mutating func start(_ grant: Grant, baseline: BorderAgentCounters?, serviceSeen: Bool = false) -> [EpskcDirective] {
         session = Session(
             id: grant.id, activatedAt: grant.now, activatedWall: grant.wall, validSeconds: grant.validSeconds,
             baseline: baseline, agentInstance: agentInstance, nextPoll: grant.now.advanced(by: timing.pollInterval),
@@ -310,7 +250,7 @@ struct EpskcSessionMachine: Sendable {
     /// Ends the open session, which the agent's new key shows had ended unnoticed, from `reading` (taken
     /// after the grant) or else by the rules of time; then opens the new one with `reading`'s counters
     /// as its baseline.
-    private mutating func settle(then grant: Grant, reading: TelemetryResult?) -> [EpskcDirective] {
+    mutating func settle(then grant: Grant, reading: TelemetryResult?) -> [EpskcDirective] {
         var directives: [EpskcDirective] = []
         if let old = session {
             let journey = reading?.reading?.journeys.last
@@ -324,7 +264,7 @@ struct EpskcSessionMachine: Sendable {
     }
 
     /// Ends the open session (once), applying the rules in order.
-    private mutating func end(
+    mutating func end(
         detectedBy detection: Detection, deactivatedByService: Bool = false, telemetry: EpskcReasonInference.Verdict? = nil,
         endedAt: Instant, now: Instant
     ) -> [EpskcDirective] {
@@ -345,7 +285,7 @@ struct EpskcSessionMachine: Sendable {
 
     /// When the key ended according to a completed journey: the session's start plus the journey's
     /// lifetime (the agent's millisecond clock), kept between the start and `now`; `now` without one.
-    private func endTime(of journey: EpskcJourney?, in session: Session, now: Instant) -> Instant {
+    func endTime(of journey: EpskcJourney?, in session: Session, now: Instant) -> Instant {
         guard let journey, let start = journey.activated, let stop = journey.deactivated else { return now }
         let lived = Duration.milliseconds(Int64(stop &- start))
         return min(now, session.activatedAt.advanced(by: lived))

@@ -2,7 +2,7 @@ import DeviceModel
 import MeshCoP
 import OpenThreadBR
 
-/// The ePSKc commands and the session driver: the I/O around ``EpskcSessionMachine``, whose directives
+/// The ePSKc commands and the session's timer: the I/O around ``EpskcSessionMachine``, whose directives
 /// this carries out.
 extension ManagedRouter {
     typealias ActivateResponse = ThreadNetworkManagementTrait.ActivateEpskcModeResponse
@@ -144,42 +144,18 @@ extension ManagedRouter {
             case .publish(let event, let record):
                 await publish(event, restoreRecord: record)
             case .wake(let instant):
-                setWakeUp(instant)
+                sessionAlarm.set(instant)
             case .cancelWake:
-                setWakeUp(nil)
+                sessionAlarm.cancel()
             }
         }
         let open = machine.session != nil
         summaryCell.update { $0.epskcSessionOpen = open }
     }
 
-    /// Sets when the driver next calls the machine's timer, waking the driver when that changes.
-    private func setWakeUp(_ instant: ContinuousClock.Instant?) {
-        guard wakeUp != instant else { return }
-        wakeUp = instant
-        wake.signal()
-    }
-
-    // MARK: the driver
-
-    /// Calls the machine's timer at the instant its last timer directive asked for, and tries again to
-    /// journal the ends waiting for room when their time comes; sleeps without a timer while neither is
-    /// due, until the task is cancelled.
-    func driveSessions() async {
-        while !Task.isCancelled {
-            await waitForWake(until: [wakeUp, journalRetryAt].compactMap { $0 }.min())
-            if Task.isCancelled { return }
-            await serialized {
-                let now = self.clock.now()
-                if let retry = self.journalRetryAt, now >= retry { await self.flushPendingEnds() }
-                guard let due = self.wakeUp, now >= due else { return }
-                await self.perform(self.machine.timerFired(now: now))
-            }
-        }
-    }
-
-    /// Returns at `until` (never, when nil), when ``wake`` is signalled, or when cancelled.
-    private nonisolated func waitForWake(until: ContinuousClock.Instant?) async {
-        await wake.wait(until: until, clock: clock)
+    /// The machine's timer, through the gate (``sessionAlarm`` calls it when the instant the machine
+    /// asked for has passed).
+    func sessionTimerFired() async {
+        await serialized { await self.perform(self.machine.timerFired(now: self.clock.now())) }
     }
 }

@@ -40,22 +40,21 @@ actor ManagedRouter: BorderRouterBackend {
     // MARK: actor state
     /// The ePSKc session's decisions; the router carries out what it returns (``perform(_:)``).
     var machine: EpskcSessionMachine
-    /// When the driver next calls the machine's timer (its last timer directive); nil: no timer.
-    var wakeUp: ContinuousClock.Instant?
+    /// When the machine next wants its timer called (its last timer directive).
+    nonisolated let sessionAlarm: Alarm
     /// An activation the sink could not record (session, why), set by ``publish(_:restoreRecord:)``.
     var unrecordedActivation: (id: EpskcSessionID, why: String)?
     /// Ends the sink could not record yet (a full disk), in order: journalled, then streamed, as soon as
     /// a write succeeds (``flushPendingEnds()``).
     var pendingEnds: [EpskcEvent] = []
-    /// When the driver next tries to journal ``pendingEnds``; nil: nothing is pending.
-    var journalRetryAt: ContinuousClock.Instant?
+    /// When ``pendingEnds`` are next tried; no instant while nothing is pending.
+    nonisolated let journalAlarm: Alarm
     /// Failed tries in a row, for the back-off (1 s, doubling, at most 30 s).
     var journalFailures = 0
     /// The unique bus name of the running agent instance; nil while it is off the bus.
     var agentInstance: String?
     var gateBusy = false
     var gateWaiters: [CheckedContinuation<Void, Never>] = []
-    nonisolated let wake = WakeSignal()
     /// Finished when the router is removed (``remove()``).
     nonisolated let removal = AsyncStream.makeStream(of: Void.self)
     nonisolated let presenceInbox: AsyncStream<AgentPresence>
@@ -72,6 +71,8 @@ actor ManagedRouter: BorderRouterBackend {
         self.configuration = configuration.router(id)
         self.leaveTimeout = configuration.leaveTimeout
         self.clock = clock
+        self.sessionAlarm = Alarm(clock: clock)
+        self.journalAlarm = Alarm(clock: clock)
         self.logger = logger
         self.sink = sink
         self.advertisedNames = advertisedNames
@@ -118,12 +119,13 @@ actor ManagedRouter: BorderRouterBackend {
     // MARK: life cycle
 
     /// Follows the router until the task is cancelled or the router is removed: its presence, what its
-    /// agent tells unasked, and the ePSKc session's timers.
+    /// agent tells unasked, the ePSKc session's timer and the journal's retries (each through the gate).
     func run() async {
         await withTaskGroup(of: Bool.self) { group in
             group.addTask { await self.followPresence(); return false }
             group.addTask { await self.followObservations(); return false }
-            group.addTask { await self.driveSessions(); return false }
+            group.addTask { await self.sessionAlarm.run { await self.sessionTimerFired() }; return false }
+            group.addTask { await self.journalAlarm.run { await self.serialized { await self.flushPendingEnds() } }; return false }
             group.addTask {
                 for await _ in self.removal.stream {}
                 return true
@@ -223,20 +225,14 @@ actor ManagedRouter: BorderRouterBackend {
             deliver(event)
         }
         journalFailures = 0
-        setJournalRetry(nil)
+        journalAlarm.cancel()
     }
 
     /// The next try of ``pendingEnds``, after a back-off that doubles from 1 s up to 30 s.
     private func scheduleJournalRetry() {
         journalFailures += 1
         let delay = Duration.seconds(min(30, 1 << min(journalFailures - 1, 5)))
-        setJournalRetry(clock.now().advanced(by: delay))
-    }
-
-    private func setJournalRetry(_ instant: ContinuousClock.Instant?) {
-        guard journalRetryAt != instant else { return }
-        journalRetryAt = instant
-        wake.signal()
+        journalAlarm.set(clock.now().advanced(by: delay))
     }
 
     /// Ends are waiting for room: a later event is not journalled before them.

@@ -23,28 +23,37 @@ enum PolicyInput: Sendable {
     case rulesetChanged
     /// The wake-up the machine asked for is due.
     case timer
-    /// Someone waits until everything before this input is taken in and its statuses recorded.
-    case barrier(CheckedContinuation<Void, Never>)
+    /// Someone waits until everything before this input is taken in and its statuses recorded
+    /// (``PolicyInbox/barrier()``; the loop answers with ``PolicyInbox/barrierPassed(_:)``).
+    case barrier(UInt64)
 }
 
 /// The reconciler's queue of inputs: any task submits, the loop takes them one at a time and learns
 /// when the queue runs dry (it then records the statuses gathered, so a burst of results makes one
 /// store write per structure). Repeated "read the structures again", address changes and ruleset
 /// changes collapse into one.
+///
+/// It takes inputs between ``open()`` and ``close()`` (while the loop runs); before and after, inputs
+/// are dropped and a barrier passes at once.
 final class PolicyInbox: Sendable {
     private struct State {
         var queue: [PolicyInput] = []
-        var closed = false
+        var isOpen = false
+        var nextBarrier: UInt64 = 0
     }
 
     private let state = Locked(State())
     private let signal = WakeSignal()
+    /// Where ``barrier()`` callers wait for the loop.
+    private let barriers = ReplySlots<UInt64, Void>()
 
-    /// Queues `input` and wakes the loop. Once the inbox is closed, a barrier returns at once and other
-    /// inputs are dropped.
+    /// Takes inputs from now on.
+    func open() { state.withLock { $0.isOpen = true } }
+
+    /// Queues `input` and wakes the loop; drops it while the inbox is not open (a barrier then passes).
     func submit(_ input: PolicyInput) {
         let refused = state.withLock { s -> PolicyInput? in
-            guard !s.closed else { return input }
+            guard s.isOpen else { return input }
             switch input {
             case .structuresChanged where s.queue.contains(where: { if case .structuresChanged = $0 { true } else { false } }): break
             case .addressesChanged where s.queue.contains(where: { if case .addressesChanged = $0 { true } else { false } }): break
@@ -53,18 +62,32 @@ final class PolicyInbox: Sendable {
             }
             return nil
         }
-        if case .barrier(let waiter)? = refused { waiter.resume() }
+        if case .barrier(let id)? = refused { barrierPassed(id) }
         signal.signal()
     }
 
+    /// Returns once the loop has taken in everything submitted before and recorded the statuses, at
+    /// once while the inbox is not open, or when the task is cancelled.
+    func barrier() async {
+        let id = state.withLock { s -> UInt64 in
+            s.nextBarrier += 1
+            return s.nextBarrier
+        }
+        barriers.expect(id)
+        submit(.barrier(id))
+        try? await barriers.wait(for: id)
+    }
+
+    /// The loop reached barrier `id`.
+    func barrierPassed(_ id: UInt64) { barriers.deliver(.success(()), to: id) }
+
     /// Closes the inbox (the loop has stopped): waiting barriers return, later inputs are dropped.
     func close() {
-        let left = state.withLock { s -> [PolicyInput] in
-            s.closed = true
-            defer { s.queue.removeAll() }
-            return s.queue
+        state.withLock { s in
+            s.isOpen = false
+            s.queue.removeAll()
         }
-        for case .barrier(let waiter) in left { waiter.resume() }
+        barriers.deliverAll(.success(()))
     }
 
     /// The next input, or nil when the queue is empty.

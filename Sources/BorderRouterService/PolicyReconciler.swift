@@ -6,22 +6,25 @@ import TBRFoundation
 /// Drives ``PolicyReconcilerMachine``: feeds it what happens (structures changing in the store, routers
 /// coming and going, results, the clock) and carries out its directives — applies and read-backs on the
 /// agents as child tasks (one per router at a time, many routers at once), the host firewall through a
-/// ``Firewall/HostFirewall``, statuses into the structure store (recorded before they are streamed).
+/// ``Firewall/HostFirewall`` (none with ``NoHostFirewall``: the machine is told the firewall is off),
+/// statuses into the structure store (recorded before they are streamed).
 ///
 /// One loop takes one input at a time from a ``PolicyInbox``; when the inbox runs dry the statuses
-/// gathered meanwhile are recorded, one store write per structure.
+/// gathered meanwhile are recorded, one store write per structure. Built with its service, it takes
+/// inputs once ``open()`` has been called and until ``run(registry:online:)`` ends.
 actor PolicyReconciler {
     let store: any StructureStore
-    let firewall: (any HostFirewall)?
+    let firewall: any HostFirewall
+    /// Whether the firewall is one to manage (not ``NoHostFirewall``).
+    let firewallManaged: Bool
     let enforcer: PolicyEnforcer
     let clock: any TBRClock
     let logger: Logger
     /// Whether router `id` is on another host (reached through REST).
     let isRemote: @Sendable (DeviceID) async -> Bool
     var machine: PolicyReconcilerMachine
-    /// When the machine's timer is due; nil: no timer.
-    var wakeUp: ContinuousClock.Instant?
-    let wake = WakeSignal()
+    /// When the machine next wants ``PolicyInput/timer``.
+    let alarm: Alarm
     let inbox = PolicyInbox()
     /// Statuses to record when the inbox runs dry, by structure.
     var unpublished: [StructureID: (ThreadNetworkSettingsTrait.InternetAccessOption, [RouterPolicyStatus])] = [:]
@@ -29,22 +32,24 @@ actor PolicyReconciler {
     var firewallSnapshot: FirewallSnapshot?
 
     init(
-        store: any StructureStore, firewall: (any HostFirewall)?, connection: Connection,
+        store: any StructureStore, firewall: any HostFirewall, connection: Connection,
         configuration: BorderRouterServiceConfiguration, clock: any TBRClock, logger: Logger,
         isRemote: @escaping @Sendable (DeviceID) async -> Bool
     ) {
         self.isRemote = isRemote
         self.store = store
         self.firewall = firewall
+        self.firewallManaged = !(firewall is NoHostFirewall)
         self.enforcer = PolicyEnforcer(
             connection: connection, callTimeout: configuration.agentCallTimeout, nat64Timeout: configuration.policyNat64Timeout,
             nat64PollInterval: .milliseconds(100), clock: clock)
         self.clock = clock
+        self.alarm = Alarm(clock: clock)
         self.logger = logger
         self.machine = PolicyReconcilerMachine(
             timing: .init(
                 checkInterval: configuration.policyCheckInterval, retryDelay: configuration.policyRetryDelay,
-                retryLimit: configuration.policyRetryLimit, firewallManaged: firewall != nil))
+                retryLimit: configuration.policyRetryLimit, firewallManaged: firewallManaged))
     }
 
     /// Why the policy is `unsupported` on a router reached through REST.
@@ -57,11 +62,12 @@ actor PolicyReconciler {
     /// the addresses of the host.
     func run(registry: EventStream<RouterRegistryEvent>, online: Set<DeviceID>, remote: Set<DeviceID>) async {
         let changes = store.changes(bufferLimit: 4096)
-        let addressChanges = firewall?.addressChanges()
-        let rulesetChanges = firewall?.rulesetChanges()
+        let addressChanges = firewall.addressChanges()
+        let rulesetChanges = firewall.rulesetChanges()
+        inbox.open()
         logger.info(
             "internet-access policy reconciler running",
-            [("firewall", firewall == nil ? "off" : "on"), ("address-changes", addressChanges == nil ? "polled" : "followed"),
+            [("firewall", firewallManaged ? "on" : "off"), ("address-changes", addressChanges == nil ? "polled" : "followed"),
              ("ruleset-changes", rulesetChanges == nil ? "polled" : "followed")])
         defer { inbox.close() }
         await withDiscardingTaskGroup { group in
@@ -85,7 +91,7 @@ actor PolicyReconciler {
                     for await _ in rulesetChanges { inbox.submit(.rulesetChanged) }
                 }
             }
-            group.addTask { await self.driveTimer() }
+            group.addTask { await self.alarm.run { inbox.submit(.timer) } }
 
             for id in remote.sorted() { _ = machine.routerIsRemote(id, now: clock.now()) }
             if let snapshots = await readStructures() {
@@ -163,18 +169,22 @@ actor PolicyReconciler {
             await perform(machine.rulesetChanged(now: now), &group)
         case .timer:
             await perform(machine.timerFired(now: now), &group)
-        case .barrier(let waiter):
+        case .barrier(let id):
             await recordStatuses()
-            waiter.resume()
+            inbox.barrierPassed(id)
         }
     }
 
+    /// Takes inputs from now on: called as the service starts, so that ``settled()`` waits for the loop
+    /// from then (before, it returns at once).
+    nonisolated func open() { inbox.open() }
+
     /// Returns once every structure change stored before the call has been taken in and the statuses
     /// that follow from it are recorded (routers still being applied are `pending`); at once when the
-    /// reconciler is not running.
+    /// reconciler is not running, or when the task is cancelled.
     nonisolated func settled() async {
         inbox.submit(.structuresChanged)
-        await withCheckedContinuation { inbox.submit(.barrier($0)) }
+        await inbox.barrier()
     }
 
     /// Every structure with its option and routers, or nil (logged) when the store cannot be read.
@@ -211,8 +221,7 @@ actor PolicyReconciler {
                 let enforcer = self.enforcer, inbox = self.inbox
                 group.addTask { inbox.submit(.checked(id, plan, await enforcer.check(id, plan))) }
             case .replaceFirewall(let ruleset):
-                guard let firewall else { continue }
-                let inbox = self.inbox
+                let firewall = self.firewall, inbox = self.inbox
                 group.addTask {
                     do throws(FirewallError) {
                         inbox.submit(.firewallReplaced(ruleset, .success(try await firewall.replace(with: ruleset))))
@@ -221,11 +230,11 @@ actor PolicyReconciler {
                     }
                 }
             case .checkFirewall:
-                guard let firewall, let snapshot = firewallSnapshot else {
+                guard let snapshot = firewallSnapshot else {
                     inbox.submit(.firewallChecked(.success(false)))
                     continue
                 }
-                let inbox = self.inbox
+                let firewall = self.firewall, inbox = self.inbox
                 group.addTask {
                     do throws(FirewallError) {
                         inbox.submit(.firewallChecked(.success(try await firewall.isIntact(snapshot))))
@@ -235,18 +244,16 @@ actor PolicyReconciler {
                 }
             case .readLinkAddresses(let names):
                 var read: [String: LinkAddresses] = [:]
-                if let firewall {
-                    do { read = try firewall.linkAddresses(names) } catch {
-                        logger.warning("could not read the LAN's addresses", [("error", error.description)])
-                    }
+                do { read = try firewall.linkAddresses(names) } catch {
+                    logger.warning("could not read the LAN's addresses", [("error", error.description)])
                 }
                 await perform(machine.linkAddressesRead(read, now: clock.now()), &group)
             case .publish(let structure, let option, let statuses):
                 unpublished[structure] = (option, statuses)
             case .wake(let instant):
-                setWakeUp(instant)
+                alarm.set(instant)
             case .cancelWake:
-                setWakeUp(nil)
+                alarm.cancel()
             }
         }
     }
@@ -271,7 +278,7 @@ actor PolicyReconciler {
 
     private func log(_ id: DeviceID, _ plan: RouterPolicyPlan, _ result: RouterApplyResult) {
         var metadata = [("router", id.rawValue), ("option", plan.option.rawValue)]
-        if firewall != nil, result.infrastructureInterface == nil, result.outcome != .offline {
+        if firewallManaged, result.infrastructureInterface == nil, result.outcome != .offline {
             logger.info("the router did not name its infrastructure interface; its firewall rules let only link-local and ULA through", [("router", id.rawValue)])
         }
         switch result.outcome {
@@ -288,25 +295,4 @@ actor PolicyReconciler {
             logger.info("internet-access policy pending: the router is offline", metadata)
         }
     }
-
-    // MARK: the timer
-
-    private func setWakeUp(_ instant: ContinuousClock.Instant?) {
-        guard wakeUp != instant else { return }
-        wakeUp = instant
-        wake.signal()
-    }
-
-    /// Submits ``PolicyInput/timer`` when the machine's wake-up is due, until the task is cancelled.
-    private func driveTimer() async {
-        while !Task.isCancelled {
-            await wake.wait(until: wakeUp, clock: clock)
-            if Task.isCancelled { return }
-            if let due = wakeUp, clock.now() >= due {
-                wakeUp = nil
-                inbox.submit(.timer)
-            }
-        }
-    }
-
 }

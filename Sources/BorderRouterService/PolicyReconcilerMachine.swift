@@ -21,84 +21,6 @@ struct PolicyReconcilerMachine: Sendable {
     typealias Instant = ContinuousClock.Instant
     typealias Option = ThreadNetworkSettingsTrait.InternetAccessOption
 
-    /// The machine's timing and whether it manages a host firewall.
-    struct Timing: Hashable, Sendable {
-        /// How often routers of managed structures (and the firewall) are read back for drift.
-        var checkInterval: Duration
-        /// The first retry's delay after a failure; each further failure doubles it …
-        var retryDelay: Duration
-        /// … up to this.
-        var retryLimit: Duration
-        /// Whether tbrd manages a host firewall (false: no firewall directives, a note in the statuses).
-        var firewallManaged: Bool
-
-        /// The defaults: checks every 60 s, retries from 1 s to 60 s, a firewall managed.
-        init(
-            checkInterval: Duration = .seconds(60), retryDelay: Duration = .seconds(1), retryLimit: Duration = .seconds(60),
-            firewallManaged: Bool = true
-        ) {
-            self.checkInterval = checkInterval
-            self.retryDelay = retryDelay
-            self.retryLimit = retryLimit
-            self.firewallManaged = firewallManaged
-        }
-    }
-
-    /// What one router's agent last did with a plan.
-    enum AgentOutcome: Hashable, Sendable {
-        /// Applied; the note says what the router lacks of `all` (empty otherwise).
-        case applied(String)
-        case unsupported(String)
-        case failed(String)
-    }
-
-    /// A finished apply: the plan and what came of it.
-    struct Outcome: Hashable, Sendable {
-        var plan: RouterPolicyPlan
-        var result: AgentOutcome
-    }
-
-    /// What the machine knows of one router.
-    struct RouterState: Hashable, Sendable {
-        /// Its agent is on the bus.
-        var online = false
-        /// The plan being applied now.
-        var inFlight: RouterPolicyPlan?
-        /// The last finished apply; nil when the router must be (re)applied.
-        var outcome: Outcome?
-        /// Consecutive failures (for the backoff).
-        var failures = 0
-        /// When a failed apply is tried again.
-        var retryAt: Instant?
-        /// When the router is next read back for drift.
-        var nextCheck: Instant?
-        /// A read-back is running.
-        var checking = false
-        /// Its agent's infrastructure interface, once it said (`InfraLinkInfo`).
-        var infrastructureInterface: String?
-    }
-
-    /// What the machine knows of tbrd's host firewall.
-    struct FirewallState: Hashable, Sendable {
-        /// What is in place; nil when unknown (at start, or after someone changed it). A failed replace
-        /// changes nothing (`nft -f` is one transaction), so it stays what it was.
-        var applied: FirewallRuleset?
-        /// The ruleset being put in place.
-        var inFlight: FirewallRuleset?
-        /// Why the last replace failed; nil after a success.
-        var error: String?
-        /// Consecutive failures (for the backoff).
-        var failures = 0
-        /// When a failed replace is tried again.
-        var retryAt: Instant?
-        /// When the firewall (and the LAN's prefixes) is next read back.
-        var nextCheck: Instant?
-        /// A read-back is running.
-        var checking = false
-        /// The kernel announced a ruleset change that no read-back has looked at yet.
-        var changeSeen = false
-    }
-
     let timing: Timing
     /// Whether ``start(structures:online:now:)`` has run; before it no directive is given.
     private(set) var started = false
@@ -179,20 +101,20 @@ struct PolicyReconcilerMachine: Sendable {
         }
         switch result.outcome {
         case .applied, .unsupported:
-            r.outcome = Outcome(plan: plan, result: Self.agentOutcome(result.outcome))
+            r.outcome = Outcome(plan: plan, result: AgentOutcome(result.outcome))
             r.failures = 0
             r.retryAt = nil
             r.nextCheck = now.advanced(by: timing.checkInterval)
         case .failed(let why):
             r.outcome = Outcome(plan: plan, result: .failed(why))
             r.failures += 1
-            r.retryAt = now.advanced(by: backoff(r.failures))
+            r.retryAt = now.advanced(by: timing.backoff(r.failures))
         case .offline:
             r.outcome = nil
             if r.online {
                 // Gone and back while the apply ran: try again after the backoff.
                 r.failures += 1
-                r.retryAt = now.advanced(by: backoff(r.failures))
+                r.retryAt = now.advanced(by: timing.backoff(r.failures))
             }
         }
         routers[id] = r
@@ -222,7 +144,7 @@ struct PolicyReconcilerMachine: Sendable {
         if let error {
             firewall.error = error
             firewall.failures += 1
-            firewall.retryAt = now.advanced(by: backoff(firewall.failures))
+            firewall.retryAt = now.advanced(by: timing.backoff(firewall.failures))
         } else {
             firewall.applied = ruleset
             firewall.error = nil
@@ -379,22 +301,5 @@ struct PolicyReconcilerMachine: Sendable {
             if let t = firewall.nextCheck, firewall.applied?.isEmpty == false { instants.append(t) }
         }
         return instants.min().map { .wake(at: $0) } ?? .cancelWake
-    }
-
-    /// The delay before retry number `failures`: ``Timing/retryDelay`` doubled each time, at most
-    /// ``Timing/retryLimit``.
-    func backoff(_ failures: Int) -> Duration {
-        var delay = timing.retryDelay
-        for _ in 1..<max(1, min(failures, 32)) where delay < timing.retryLimit { delay *= 2 }
-        return min(delay, timing.retryLimit)
-    }
-
-    private static func agentOutcome(_ outcome: RouterApplyResult.Outcome) -> AgentOutcome {
-        switch outcome {
-        case .applied(let note): .applied(note)
-        case .offline: .applied("")
-        case .unsupported(let why): .unsupported(why)
-        case .failed(let why): .failed(why)
-        }
     }
 }

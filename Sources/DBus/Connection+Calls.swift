@@ -75,13 +75,15 @@ extension Connection {
         try Task.checkCancellation()
         let deadline = ContinuousClock.now.advanced(by: timeout)
         let tickets = calls.map { _ in CallTicket() }
-        let replies = calls.map { _ in ReplySlot() }
+        // One slot per call, by its index: delivered once on the queue, awaited once here, in either order.
+        let replies = ReplySlots<Int, Message>()
+        for i in calls.indices { replies.expect(i) }
         callsInFlight.add(calls.count, ordering: .relaxed)
         defer { callsInFlight.subtract(calls.count, ordering: .relaxed) }
         let results = await withTaskCancellationHandler {
             onQueue { connection in
                 for (i, call) in calls.enumerated() {
-                    connection.calls.start(tickets[i], deadline: deadline, deliver: replies[i].deliver) { () throws(DBusError) in
+                    connection.calls.start(tickets[i], deadline: deadline, deliver: { replies.deliver($0, to: i) }) { () throws(DBusError) in
                         try OutgoingMessage.methodCall(
                             destination: call.destination, path: call.path, interface: call.interface, member: call.member,
                             body: call.arguments)
@@ -89,8 +91,9 @@ extension Connection {
                 }
             }
             var results: [Result<[DBusValue], any Error>] = []
-            for (ticket, reply) in zip(tickets, replies) {
-                let result = await reply.result()
+            for (i, ticket) in tickets.enumerated() {
+                let result: Result<Message, any Error>
+                do { result = .success(try await replies.wait(for: i)) } catch { result = .failure(error) }
                 ThreadSanitizer.acquire(ticket)
                 results.append(result.map(\.body))
             }
@@ -160,54 +163,5 @@ public struct OutgoingCall: Sendable {
         self.interface = interface
         self.member = member
         self.arguments = arguments
-    }
-}
-
-/// Where one call of ``Connection/callInOrder(_:timeout:)`` gets its outcome: delivered once on the
-/// connection's queue, awaited once by the caller, in either order.
-private final class ReplySlot: Sendable {
-    private enum State {
-        case empty
-        case awaited(CheckedContinuation<Result<Message, any Error>, Never>)
-        case delivered(Result<Message, any Error>)
-        case taken
-    }
-
-    private let state = Locked<State>(.empty)
-
-    /// Hands over the outcome (the registry calls this exactly once).
-    @Sendable func deliver(_ result: Result<Message, any Error>) {
-        let waiter: CheckedContinuation<Result<Message, any Error>, Never>? = state.withLock { state in
-            switch state {
-            case .awaited(let c):
-                state = .taken
-                return c
-            case .empty:
-                state = .delivered(result)
-                return nil
-            case .delivered, .taken:
-                preconditionFailure("a call's outcome was delivered twice")
-            }
-        }
-        waiter?.resume(returning: result)
-    }
-
-    /// The outcome, once delivered.
-    func result() async -> Result<Message, any Error> {
-        await withCheckedContinuation { (c: CheckedContinuation<Result<Message, any Error>, Never>) in
-            let ready: Result<Message, any Error>? = state.withLock { state in
-                switch state {
-                case .delivered(let result):
-                    state = .taken
-                    return result
-                case .empty:
-                    state = .awaited(c)
-                    return nil
-                case .awaited, .taken:
-                    preconditionFailure("a call's outcome was awaited twice")
-                }
-            }
-            if let ready { c.resume(returning: ready) }
-        }
     }
 }

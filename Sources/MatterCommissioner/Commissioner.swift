@@ -3,7 +3,8 @@ public import MeshCoP
 
 /// A Matter commissioner tbrd hands devices to: the seam between the commissioning sessions
 /// (`BorderRouterService`) and a Matter stack. One ships: ``MatterServerCommissioner``
-/// (python-matter-server's WebSocket API; `matter-sim` stands in for the server in the demo and tests).
+/// (python-matter-server's WebSocket API; `matter-sim` stands in for the server in the demo and tests);
+/// ``NoCommissioner`` is the absence of one, refusing every call as `notSupported`.
 ///
 /// Every call is bounded by the `timeout` it is given and fails with a ``CommissionerError`` saying
 /// what happened in words. Secrets (the setup code inside a request, the network key inside a

@@ -26,16 +26,9 @@ extension MatterServerCommissioner {
         guard !hasStopped else { throw CommissionerError(.unavailable, "tbrd's connection to \(server) has stopped") }
         nextToken += 1
         let token = nextToken
-        return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (c: CheckedContinuation<WebSocketClient, any Error>) in
-                connectWaiters[token] = c
-                demandContinuation.yield()
-            }
-        } onCancel: {
-            executor.queue.async { [self] in
-                self.assumeIsolated { $0.connectWaiters.removeValue(forKey: token)?.resume(throwing: CancellationError()) }
-            }
-        }
+        connectWaiters.expect(token)
+        demandContinuation.yield()
+        return try await connectWaiters.wait(for: token)
     }
 
     /// Connects, hands the connection to the calls waiting, and reads until it ends.
@@ -45,9 +38,7 @@ extension MatterServerCommissioner {
             connected = try await connect()
         } catch {
             logger.warning("cannot reach python-matter-server", [("url", url.description), ("error", error.message)])
-            let waiting = connectWaiters
-            connectWaiters.removeAll()
-            for c in waiting.values { c.resume(throwing: error) }
+            connectWaiters.failAll(error)
             return
         }
         let (client, info) = connected
@@ -57,9 +48,7 @@ extension MatterServerCommissioner {
             "connected to python-matter-server",
             [("url", url.description), ("schema", info["schema_version"]?.int64.map(String.init) ?? "?"),
              ("sdk", info["sdk_version"]?.string ?? "?")])
-        let waiting = connectWaiters
-        connectWaiters.removeAll()
-        for c in waiting.values { c.resume(returning: client) }
+        connectWaiters.deliverAll(.success(client))
 
         var why: String
         while true {
@@ -150,24 +139,27 @@ extension MatterServerCommissioner {
     }
 
     private func answer(_ id: String, _ result: Result<JSON, CommissionerError>) {
-        commissionCommands[id] = nil
+        let commission = commissionCommands.removeValue(forKey: id)
         if let reference = givenUp.removeValue(forKey: id) {
-            // The evidence is the answer to tbrd's own command, but its payload has already failed with
-            // an unknown outcome: the node is left unclaimed for a person to adopt, never removed.
-            if case .success(let value) = result, let node = Self.node(from: value) {
-                logger.notice(
-                    "python-matter-server finished a commissioning tbrd had given up on; the node is unclaimed (tbrctl matter nodes --unclaimed)",
-                    [("payload", reference), ("node", node.nodeID.description)])
-            }
+            lateAnswer(to: reference, result)
+        } else if replies.deliver(result.mapError { $0 }, to: id) {
             return
-        }
-        switch replies[id] {
-        case .expected?: replies[id] = .arrived(result)
-        case .waiting(let c)?:
-            replies[id] = nil
-            c.resume(with: result.mapError { $0 as any Error })
-        case .arrived?, nil:
+        } else if let reference = commission {
+            // Its wait was given up a moment ago, before ``roundTrip`` could say so.
+            lateAnswer(to: reference, result)
+        } else {
             logger.debug("python-matter-server answered a command nobody waits for", [("message-id", id)])
+        }
+    }
+
+    /// The answer to a `commission_with_code` tbrd gave up on. The evidence is the answer to tbrd's own
+    /// command, but its payload has already failed with an unknown outcome: the node is left unclaimed
+    /// for a person to adopt, never removed.
+    private func lateAnswer(to reference: String, _ result: Result<JSON, CommissionerError>) {
+        if case .success(let value) = result, let node = Self.node(from: value) {
+            logger.notice(
+                "python-matter-server finished a commissioning tbrd had given up on; the node is unclaimed (tbrctl matter nodes --unclaimed)",
+                [("payload", reference), ("node", node.nodeID.description)])
         }
     }
 
@@ -194,11 +186,7 @@ extension MatterServerCommissioner {
 
     /// Fails every call waiting for a connection or an answer with `error`.
     func failEverything(_ error: CommissionerError) {
-        let waiting = connectWaiters
-        connectWaiters.removeAll()
-        for c in waiting.values { c.resume(throwing: error) }
-        let slots = replies
-        replies.removeAll()
-        for case .waiting(let c) in slots.values { c.resume(throwing: error) }
+        connectWaiters.failAll(error)
+        replies.failAll(error)
     }
 }

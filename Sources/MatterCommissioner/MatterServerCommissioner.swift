@@ -43,10 +43,11 @@ public actor MatterServerCommissioner: Commissioner {
     /// Whether ``run()`` has ended: calls made before it starts wait for it (tbrd's calls can arrive
     /// before its service group has started the connection's task); calls after it has ended fail.
     var hasStopped = false
-    /// Calls waiting for a connection, by token.
-    var connectWaiters: [UInt64: CheckedContinuation<WebSocketClient, any Error>] = [:]
-    /// Commands sent and their answers, by message id.
-    var replies: [String: ReplySlot] = [:]
+    /// Calls waiting for a connection, by token: all are answered with the connection ``run()`` makes,
+    /// or with why it could not.
+    let connectWaiters = ReplySlots<UInt64, WebSocketClient>()
+    /// The answers of the commands sent, by message id.
+    let replies = ReplySlots<String, JSON>()
     /// The `commission_with_code` commands whose answer is awaited: message id → the request's reference.
     var commissionCommands: [String: String] = [:]
     /// `commission_with_code` commands given up on (timed out) on a connection still up: message id → the
@@ -55,13 +56,6 @@ public actor MatterServerCommissioner: Commissioner {
     var nextToken: UInt64 = 0
     nonisolated let demand: AsyncStream<Void>
     nonisolated let demandContinuation: AsyncStream<Void>.Continuation
-
-    /// A command's answer slot: sent and expected, answered early, or awaited.
-    enum ReplySlot {
-        case expected
-        case arrived(Result<JSON, CommissionerError>)
-        case waiting(CheckedContinuation<JSON, any Error>)
-    }
 
     /// A commissioner talking to python-matter-server at `url`.
     /// - Parameters:
@@ -235,37 +229,23 @@ public actor MatterServerCommissioner: Commissioner {
         let client = try await connection()
         nextToken += 1
         let id = String(nextToken)
-        replies[id] = .expected
+        replies.expect(id)
         if let reference { commissionCommands[id] = reference }
         do {
             try await client.send(text: MatterServerMessage.command(id: id, name, args))
         } catch {
-            replies[id] = nil
+            replies.cancel(id)
             commissionCommands[id] = nil
             throw CommissionerError(.connectionLost, "\(server) cannot be sent \(name): \(error)")
         }
         logger.debug("python-matter-server command sent", [("command", name), ("message-id", id)])
-        return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (c: CheckedContinuation<JSON, any Error>) in
-                switch replies[id] {
-                case .arrived(let result)?:
-                    replies[id] = nil
-                    c.resume(with: result.mapError { $0 as any Error })
-                case .expected?:
-                    replies[id] = .waiting(c)
-                case .waiting?, nil:
-                    c.resume(throwing: CommissionerError(.connectionLost, "the connection to \(server) was lost before it answered \(name)"))
-                }
-            }
-        } onCancel: {
-            executor.queue.async { [self] in self.assumeIsolated { $0.abandonReply(id) } }
+        do {
+            return try await replies.wait(for: id)
+        } catch is CancellationError {
+            // Given up (timed out, or the caller went away): a late answer is only logged.
+            if let reference = commissionCommands.removeValue(forKey: id) { givenUp[id] = reference }
+            throw CancellationError()
         }
-    }
-
-    private func abandonReply(_ id: String) {
-        guard let slot = replies.removeValue(forKey: id) else { return }
-        if let reference = commissionCommands.removeValue(forKey: id) { givenUp[id] = reference }
-        if case .waiting(let c) = slot { c.resume(throwing: CancellationError()) }
     }
 
     static func seconds(_ d: Duration) -> String {

@@ -79,11 +79,8 @@ extension SimulatedAgent {
             logger.info("simulated otbr-agent left the bus", [("interface", interfaceName.rawValue)])
         }
         await stopREST()
-        let pending = waiters
-        waiters.removeAll()
-        liveWaiters.removeAll()
-        earlyResults.removeAll()
-        for (_, continuation) in pending { continuation.resume(throwing: CancellationError()) }
+        // The process is gone: replies it owed never come.
+        replies.failAll(CancellationError())
     }
 
     /// Brings the process back after `delay`, retrying while the bus refuses.
@@ -136,37 +133,18 @@ extension SimulatedAgent {
     func newWaiter() -> UInt64 {
         let id = nextWaiterID
         nextWaiterID &+= 1
-        liveWaiters.insert(id)
+        replies.expect(id)
         return id
     }
 
     /// Waits for slot `id` to be resolved (the D-Bus reply), or for the process to exit.
     func wait(_ id: UInt64) async throws -> [DBusValue] {
-        defer { liveWaiters.remove(id) }
-        if let early = earlyResults.removeValue(forKey: id) { return try early.get() }
-        guard liveWaiters.contains(id) else { throw CancellationError() }
-        return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (c: CheckedContinuation<[DBusValue], any Error>) in
-                if let early = earlyResults.removeValue(forKey: id) {
-                    c.resume(with: early)
-                } else if Task.isCancelled {
-                    c.resume(throwing: CancellationError())
-                } else {
-                    waiters[id] = c
-                }
-            }
-        } onCancel: {
-            Task { [weak self] in await self?.resolve(id, .failure(CancellationError())) }
-        }
+        try await replies.wait(for: id)
     }
 
-    /// Answers slot `id` (if it is still live).
+    /// Answers slot `id` (if it is still open).
     func resolve(_ id: UInt64, _ result: Result<[DBusValue], any Error>) {
-        if let c = waiters.removeValue(forKey: id) {
-            c.resume(with: result)
-        } else if liveWaiters.contains(id) {
-            earlyResults[id] = result
-        }
+        replies.deliver(result, to: id)
     }
 
     /// Answers slot `id` with `values`.

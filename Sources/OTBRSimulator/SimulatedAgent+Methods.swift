@@ -2,10 +2,12 @@ import DBus
 import MeshCoP
 import OpenThreadBR
 
-/// The handlers of `io.openthread.BorderRouter`'s methods: argument checks as the agent makes them
-/// (`InvalidArgs`, `Parse` for `GetProperties`), then the network state machine.
+/// The handlers of `io.openthread.BorderRouter`'s network methods: argument checks as the agent makes
+/// them (`InvalidArgs`), then the network state machine. The ePSKc methods and the property methods
+/// are in SimulatedAgent+EpskcMethods.swift and SimulatedAgent+PropertyMethods.swift.
 extension SimulatedAgent {
-    private static func invalidArgs() -> DBusError { OpenThreadError.invalidArgs.dbusError }
+    /// The agent's answer to arguments it cannot use.
+    static func invalidArgs() -> DBusError { OpenThreadError.invalidArgs.dbusError }
 
     func handleAttach(_ call: MethodCall) async throws -> [DBusValue] {
         if call.arguments.isEmpty { return try await attachWithStoredDataset() }
@@ -221,89 +223,5 @@ extension SimulatedAgent {
         }
         runtime.vendorTXT = update.keys.sorted().map { VendorTXTEntry(key: $0, value: update[$0] ?? []) }
         return []
-    }
-
-    func handleGetProperties(_ call: MethodCall) throws -> [DBusValue] {
-        guard let a = MethodArguments.prefix(call, [.array(.string)]), case .array(_, let items) = a[0] else {
-            throw OpenThreadError.parse.dbusError
-        }
-        var values: [DBusValue] = []
-        for item in items {
-            guard case .string(let name) = item else { throw OpenThreadError.parse.dbusError }
-            do { values.append(.variant(try propertyValue(name))) } catch { throw error.dbusError }
-        }
-        return [.array(element: .variant, values)]
-    }
-
-    func handleActivateEphemeralKeyMode(_ call: MethodCall) throws -> [DBusValue] {
-        guard configuration.epskcBuiltIn else { throw MethodArguments.unknownMethod(call) }
-        switch runtime.epskc.state {
-        case .disabled: throw OpenThreadError.notCapable.dbusError
-        case .stopped: break
-        default: throw OpenThreadError.busy.dbusError
-        }
-        guard let a = MethodArguments.prefix(call, [.uint32]), case .uint32(let lifetime) = a[0],
-            lifetime <= EphemeralKeyManager.maxLifetimeMs
-        else { throw Self.invalidArgs() }
-        let key: EphemeralKey
-        do { key = try EphemeralKey.generate() } catch { throw Self.invalidArgs() }
-        switch runtime.epskc.start(key: key.digits, lifetimeMs: lifetime, now: uptimeMs) {
-        case .success(let action):
-            applyTimer(action)
-            return [.string(key.digits)]
-        case .failure(let error):
-            throw error.dbusError
-        }
-    }
-
-    func handleDeactivateEphemeralKeyMode(_ call: MethodCall) throws -> [DBusValue] {
-        guard configuration.epskcBuiltIn else { throw MethodArguments.unknownMethod(call) }
-        guard let a = MethodArguments.prefix(call, [.boolean]), case .bool(let retain) = a[0] else {
-            throw Self.invalidArgs()
-        }
-        switch runtime.epskc.state {
-        case .disabled: throw OpenThreadError.notCapable.dbusError
-        case .stopped: return []
-        case .started: break
-        case .connected, .accepted: if retain { return [] }
-        }
-        applyTimer(runtime.epskc.stop(.localDisconnect, now: uptimeMs))
-        return []
-    }
-
-    // MARK: org.freedesktop.DBus.Properties, as the agent implements it
-
-    func handleGet(_ call: MethodCall) throws -> [DBusValue] {
-        guard let a = MethodArguments.prefix(call, [.string, .string]), case .string(let interface) = a[0],
-            case .string(let name) = a[1]
-        else { throw OpenThreadError.parse.dbusError }
-        guard interface == OTBRNames.interface.rawValue else { throw OpenThreadError.notFound.dbusError }
-        do { return [.variant(try propertyValue(name))] } catch { throw error.dbusError }
-    }
-
-    func handleSet(_ call: MethodCall) async throws -> [DBusValue] {
-        guard let a = MethodArguments.prefix(call, [.string, .string]), case .string(let interface) = a[0],
-            case .string(let name) = a[1]
-        else { throw OpenThreadError.parse.dbusError }
-        guard interface == OTBRNames.interface.rawValue else { throw OpenThreadError.notFound.dbusError }
-        let value: DBusValue? = call.arguments.count > 2 ? call.arguments[2] : nil
-        guard case .variant(let inner)? = value else {
-            // The setters read the value from a variant: anything else fails to extract.
-            if PropertyTable.all.contains(where: { $0.name.rawValue == name && $0.writable }) {
-                throw Self.invalidArgs()
-            }
-            throw OpenThreadError.notFound.dbusError
-        }
-        do { try await setProperty(name, inner) } catch { throw error.dbusError }
-        return []
-    }
-
-    func handleGetAll(_ call: MethodCall) throws -> [DBusValue] {
-        guard let a = MethodArguments.prefix(call, [.string]), case .string(let interface) = a[0] else {
-            throw OpenThreadError.parse.dbusError
-        }
-        guard interface == OTBRNames.interface.rawValue else { throw OpenThreadError.notFound.dbusError }
-        // Observed on a real agent: one getter (DnssdCounters) is not implemented and GetAll stops there.
-        throw OpenThreadError.notImplemented.dbusError
     }
 }

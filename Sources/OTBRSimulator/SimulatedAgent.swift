@@ -47,9 +47,8 @@ public actor SimulatedAgent {
     var stopped = true
     var timers: [TimerKey: ScheduledTimer] = [:]
     var nextTimerToken: UInt64 = 0
-    var waiters: [UInt64: CheckedContinuation<[DBusValue], any Error>] = [:]
-    var liveWaiters: Set<UInt64> = []
-    var earlyResults: [UInt64: Result<[DBusValue], any Error>] = [:]
+    /// The D-Bus replies that come later (an attach answered once attached, say), by waiter id.
+    let replies = ReplySlots<UInt64, [DBusValue]>()
     var nextWaiterID: UInt64 = 1
 
     // MARK: mDNS (`--mdns`; see SimulatedAgent+MDNS.swift)

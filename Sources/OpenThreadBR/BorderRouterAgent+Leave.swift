@@ -1,4 +1,5 @@
 import DBus
+import TBRFoundation
 
 extension BorderRouterAgent {
     /// `LeaveNetwork()`, then waits for the agent to come back.
@@ -22,23 +23,21 @@ extension BorderRouterAgent {
         } catch where error.cause == .agentExited {
             // The agent exited before its reply reached the bus; it restarts all the same.
         }
-        let waited: Result<Void, AgentError> = await withTaskGroup(of: Result<Void, AgentError>?.self) { group in
-            group.addTask {
-                do {
-                    for try await signal in ready where signal.sender != oldOwner { return .success(()) }
-                    return .failure(self.failure(operation, .disconnected))
-                } catch {
-                    return .failure(AgentError.from(error, interfaceName: self.interfaceName, operation: operation))
-                }
+        // The wait is a TimeLimit on the agent's clock: a new instance's Ready, the timeout, or the
+        // caller giving up, whichever comes first.
+        let outcome: TimeLimit.Outcome<Void>
+        do {
+            outcome = try await TimeLimit.run(timeout, clock: clock) {
+                // The stream throws AgentError (cause `cancelled` when the wait is cut off).
+                for try await signal in ready where signal.sender != oldOwner { return }
+                try Task.checkCancellation()
+                throw self.failure(operation, .disconnected)
             }
-            group.addTask {
-                do { try await Task.sleep(for: timeout) } catch { return nil }
-                return .failure(self.failure(operation, .timedOut))
-            }
-            let first = await group.next() ?? nil
-            group.cancelAll()
-            return first ?? .failure(self.failure(operation, .cancelled))
+        } catch let error as AgentError {
+            throw error
+        } catch {
+            throw failure(operation, .cancelled)
         }
-        try waited.get()
+        guard case .finished = outcome else { throw failure(operation, .timedOut) }
     }
 }

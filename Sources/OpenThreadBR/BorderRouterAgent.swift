@@ -1,4 +1,5 @@
 public import DBus
+public import TBRFoundation
 
 /// A typed client of one otbr-agent: `io.openthread.BorderRouter` at `/io/openthread/BorderRouter/<if>`
 /// on `io.openthread.BorderRouter.<if>`, over a connection the caller owns.
@@ -24,16 +25,20 @@ public struct BorderRouterAgent: Sendable {
     /// How long calls that wait for the network wait (`Attach`, `Join`, `AttachAllNodesTo`,
     /// `SetThreadEnabled(false)`, `LeaveNetwork`); the real agent takes ~7 s to become leader.
     public var networkTimeout: Duration
+    /// Where the client's own waits are timed (``leaveNetwork(timeout:)``'s wait for the agent to come
+    /// back); the bus times the calls.
+    public var clock: any TBRClock
 
     /// A client of the agent for `interfaceName` on `connection`.
     public init(
         connection: Connection, interfaceName: ThreadInterfaceName, callTimeout: Duration = Connection.defaultTimeout,
-        networkTimeout: Duration = .seconds(120)
+        networkTimeout: Duration = .seconds(120), clock: any TBRClock = SystemClock()
     ) {
         self.connection = connection
         self.interfaceName = interfaceName
         self.callTimeout = callTimeout
         self.networkTimeout = networkTimeout
+        self.clock = clock
     }
 
     /// The agent's well-known bus name.

@@ -12,10 +12,13 @@ struct CommandContext: Sendable {
     let json: Bool
     /// `--bus`: where tbrd and otbr-agent are.
     let bus: Bus
+    /// Where the command's own waits (`--timeout`, polls) are timed.
+    let clock: any TBRClock
 
-    /// The context for a command parsed into `values`, talking to `console`.
-    init(console: any Console, values: ParsedValues) {
+    /// The context for a command parsed into `values`, talking to `console`, timing its waits on `clock`.
+    init(console: any Console, values: ParsedValues, clock: any TBRClock = SystemClock()) {
         self.console = console
+        self.clock = clock
         self.json = values.flag(ArgumentSpec.json.name)
         self.bus = Bus(argument: values.string(ArgumentSpec.bus.name) ?? "system")
     }

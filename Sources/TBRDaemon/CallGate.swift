@@ -7,11 +7,12 @@ final class CallGate: Sendable {
     private struct State {
         var isOpen = true
         var inFlight = 0
-        var waiters: [UInt64: CheckedContinuation<Void, Never>] = [:]
         var nextWaiter: UInt64 = 0
     }
 
     private let state = Locked(State())
+    /// Those waiting until no call is in flight, answered when the last one leaves.
+    private let idle = ReplySlots<UInt64, Void>()
 
     /// Calls being served now.
     var inFlight: Int { state.withLock { $0.inFlight } }
@@ -27,52 +28,41 @@ final class CallGate: Sendable {
 
     /// A call admitted by ``enter()`` has been answered.
     func leave() {
-        let woken = state.withLock { s -> [CheckedContinuation<Void, Never>] in
+        let nowIdle = state.withLock { s -> Bool in
             s.inFlight -= 1
-            guard s.inFlight == 0 else { return [] }
-            defer { s.waiters.removeAll() }
-            return Array(s.waiters.values)
+            return s.inFlight == 0
         }
-        for w in woken { w.resume() }
+        if nowIdle { idle.deliverAll(.success(())) }
     }
 
     /// Refuses every later call. Idempotent.
     func close() { state.withLock { $0.isOpen = false } }
 
-    /// Waits until no call is in flight, for at most `limit` on `clock`; returns early (false) when the
-    /// task is cancelled.
+    /// Waits until no call is in flight, for at most `limit` on `clock` (a ``TBRFoundation/TimeLimit``);
+    /// returns early (false) when the task is cancelled.
     /// - Returns: whether every call finished.
     func drained(within limit: Duration, clock: any TBRClock) async -> Bool {
-        await withTaskGroup(of: Bool.self) { group in
-            group.addTask { await self.waitUntilIdle() }
-            group.addTask {
-                try? await clock.sleep(for: limit)
-                return false
-            }
-            let first = await group.next() ?? false
-            group.cancelAll()
-            return first && !Task.isCancelled
+        do {
+            guard case .finished = try await TimeLimit.run(limit, clock: clock, { try await self.waitUntilIdle() }) else { return false }
+            return true
+        } catch {
+            return false
         }
     }
 
-    /// Returns when no call is in flight, true; or false when the task is cancelled first.
-    private func waitUntilIdle() async -> Bool {
+    /// Returns when no call is in flight.
+    /// - Throws: `CancellationError` when the task is cancelled first.
+    private func waitUntilIdle() async throws {
         let id = state.withLock { s -> UInt64 in
             s.nextWaiter += 1
             return s.nextWaiter
         }
-        await withTaskCancellationHandler {
-            await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
-                let resumeNow = state.withLock { s -> Bool in
-                    if s.inFlight == 0 || Task.isCancelled { return true }
-                    s.waiters[id] = c
-                    return false
-                }
-                if resumeNow { c.resume() }
-            }
-        } onCancel: {
-            state.withLock { $0.waiters.removeValue(forKey: id) }?.resume()
+        // Expected before the count is read: a last call leaving after the read answers the slot.
+        idle.expect(id)
+        guard inFlight > 0 else {
+            idle.cancel(id)
+            return
         }
-        return !Task.isCancelled
+        try await idle.wait(for: id)
     }
 }

@@ -23,6 +23,10 @@ public final class ManualClock: TBRClock {
     /// How many tasks are sleeping on this clock.
     public var sleeperCount: Int { state.withLock { $0.sleepers.count } }
 
+    /// The instants the tasks sleeping on this clock wait for, earliest first: what a test waits for to
+    /// know a timer is set where it should be before it moves the clock.
+    public var sleepingUntil: [ContinuousClock.Instant] { state.withLock { $0.sleepers.map(\.deadline).sorted() } }
+
     public func sleep(until deadline: ContinuousClock.Instant) async throws {
         let id = state.withLock { s -> UInt64 in
             s.nextID += 1
@@ -30,12 +34,15 @@ public final class ManualClock: TBRClock {
         }
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (c: CheckedContinuation<Void, any Error>) in
-                let resumeNow = state.withLock { s -> Bool in
-                    if deadline <= s.now { return true }
+                // The cancellation handler may have run already, before there was a sleeper to remove:
+                // a task cancelled by then must not be left asleep.
+                let outcome = state.withLock { s -> Result<Void, any Error>? in
+                    if Task.isCancelled { return .failure(CancellationError()) }
+                    if deadline <= s.now { return .success(()) }
                     s.sleepers.append((deadline, id, c))
-                    return false
+                    return nil
                 }
-                if resumeNow { c.resume() }
+                if let outcome { c.resume(with: outcome) }
             }
         } onCancel: {
             let c = state.withLock { s -> CheckedContinuation<Void, any Error>? in

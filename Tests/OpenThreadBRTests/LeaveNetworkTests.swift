@@ -43,10 +43,33 @@ import Testing
         }
     }
 
+    /// The wait for the agent is a TimeLimit on the client's clock: it times out when that clock
+    /// passes the timeout, not before.
     @Test func leaveNetworkTimesOutWhenTheAgentDoesNotComeBack() async throws {
         try await withSimulator(configure: { $0.restartDelay = .seconds(30) }) { env throws in
-            let cause = await agentCause { try await env.client.leaveNetwork(timeout: .milliseconds(200)) }
-            #expect(cause == .timedOut)
+            let clock = ManualClock()
+            var client = env.client
+            client.clock = clock
+            let start = clock.now()
+            let leave = Task { await agentCause { try await client.leaveNetwork(timeout: .seconds(20)) } }
+            try await eventually("the client waits for the agent") { clock.sleepingUntil == [start.advanced(by: .seconds(20))] }
+            clock.advance(by: .seconds(19))
+            #expect(clock.sleeperCount == 1, "19 s in, the client still waits")
+            clock.advance(by: .seconds(1))
+            #expect(await leave.value == .timedOut)
+        }
+    }
+
+    /// A caller that gives up is told so: `cancelled`, not a timeout it never reached.
+    @Test func aCancelledLeaveIsCancelledNotTimedOut() async throws {
+        try await withSimulator(configure: { $0.restartDelay = .seconds(30) }) { env throws in
+            let clock = ManualClock()
+            var client = env.client
+            client.clock = clock
+            let leave = Task { await agentCause { try await client.leaveNetwork(timeout: .seconds(20)) } }
+            try await eventually("the client waits for the agent") { clock.sleeperCount == 1 }
+            leave.cancel()
+            #expect(await leave.value == .cancelled)
         }
     }
 }

@@ -39,7 +39,7 @@ struct Discover: ControlCommand {
     func run(in context: CommandContext) async throws -> ExitCode {
         let mdns = MDNSClient()
         do { try await mdns.connect(requireDaemon: true) } catch { throw ControlError.unavailable(error.message) }
-        let table = await BorderAgentBrowser(client: mdns).run(until: ContinuousClock.now.advanced(by: timeout))
+        let table = await BorderAgentBrowser(client: mdns, clock: context.clock).run(until: context.clock.now().advanced(by: timeout))
         await mdns.close()
         let managed = await ManagedAgents.lookUp(context)
         let agents = table.all

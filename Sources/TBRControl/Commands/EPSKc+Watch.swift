@@ -1,4 +1,5 @@
 import TBRCommandLine
+import TBRFoundation
 
 extension EPSKc {
     /// `tbrctl epskc watch [-d ROUTER] [--once] [--since SEQ] [--timeout SECONDS]`: prints ePSKc
@@ -53,7 +54,8 @@ extension EPSKc {
         }
 
         func run(in context: CommandContext) async throws -> ExitCode {
-            let outcome = try await Deadline.run(after: timeout.map { .milliseconds(Int64($0 * 1000)) }) {
+            let limit = timeout.map { Duration.milliseconds(Int64($0 * 1000)) }
+            let outcome = try await TimeLimit.run(optionally: limit, clock: context.clock) {
                 try await watch(context)
             }
             switch outcome {

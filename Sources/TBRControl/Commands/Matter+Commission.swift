@@ -214,7 +214,7 @@ extension Matter {
                 throw error
             }
             let limit = Duration.milliseconds(Int64(timeout * 1000))
-            let outcome = try await Deadline.run(after: limit) {
+            let outcome = try await TimeLimit.run(limit, clock: context.clock) {
                 try await withThrowingTaskGroup(of: Bool.self) { group in
                     group.addTask {
                         for try await signal in signals {

@@ -84,7 +84,7 @@ extension Structure {
                 guard let option else { return (try await tbrd.policy(of: structure, at: path), true) }
                 try await tbrd.setInternetAccessOption(option, structure: structure, at: path)
                 if noWait { return (try await tbrd.policy(of: structure, at: path), true) }
-                return try await Self.waitUntilSettled(tbrd, structure: structure, at: path, within: limit)
+                return try await Self.waitUntilSettled(tbrd, structure: structure, at: path, within: limit, clock: context.clock)
             }
             if context.json { try context.writeJSON(view) } else { context.write(view.render()) }
             guard option != nil, !noWait else { return .success }
@@ -102,11 +102,11 @@ extension Structure {
 
         /// Reads the policy until every online router is applied, failed or unsupported (true), or
         /// `limit` passes (false, with the last reading; the wait is cut off even if tbrd is slow to answer).
-        static func waitUntilSettled(_ tbrd: TbrdBackend, structure: String, at path: ObjectPath, within limit: Duration)
-            async throws -> (PolicyView, Bool)
-        {
+        static func waitUntilSettled(
+            _ tbrd: TbrdBackend, structure: String, at path: ObjectPath, within limit: Duration, clock: any TBRClock
+        ) async throws -> (PolicyView, Bool) {
             let last = Locked<PolicyView?>(nil)
-            let outcome = try await Deadline.run(after: limit) {
+            let outcome = try await TimeLimit.run(limit, clock: clock) {
                 while true {
                     let view = try await tbrd.policy(of: structure, at: path)
                     last.withLock { $0 = view }
@@ -115,7 +115,7 @@ extension Structure {
                         if try await tbrd.isOnline(row.id) { settled = false }
                     }
                     if settled { return view }
-                    try await Task.sleep(for: .milliseconds(100))
+                    try await clock.sleep(for: .milliseconds(100))
                 }
             }
             switch outcome {
