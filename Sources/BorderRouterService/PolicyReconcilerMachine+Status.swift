@@ -78,3 +78,11 @@ extension PolicyReconcilerMachine {
         return (.pending, "updating the host firewall")
     }
 }
+
+extension PolicyReconcilerMachine {
+    /// Router `id` is on another host, reached through REST.
+    mutating func routerIsRemote(_ id: DeviceID, now: Instant) -> [PolicyDirective] {
+        guard remote.insert(id).inserted else { return [] }
+        return finish(now)
+    }
+}

@@ -35,9 +35,9 @@ struct PolicyReconcilerMachine: Sendable {
     private(set) var published: [StructureID: [RouterPolicyStatus]] = [:]
     /// Interfaces whose prefixes must be read before the firewall is worked out.
     private var linksToRead: Set<String> = []
-    /// The routers on other hosts, reached through REST: no firewall entry, and their agents cannot be
-    /// asked for NAT64 or DHCPv6-PD (the reconciler reports them `unsupported` without a call).
-    private(set) var remote: Set<DeviceID> = []
+    /// The routers on other hosts, reached through REST (``routerIsRemote(_:now:)``): no firewall entry,
+    /// and their agents cannot be asked for NAT64 or DHCPv6-PD (reported `unsupported` without a call).
+    var remote: Set<DeviceID> = []
 
     init(timing: Timing) { self.timing = timing }
 
@@ -56,12 +56,6 @@ struct PolicyReconcilerMachine: Sendable {
     /// The structures as stored now (after a change: option, routers, a structure created or deleted).
     mutating func structuresRead(_ snapshots: [StructureSnapshot], now: Instant) -> [PolicyDirective] {
         setStructures(snapshots)
-        return finish(now)
-    }
-
-    /// Router `id` is on another host, reached through REST.
-    mutating func routerIsRemote(_ id: DeviceID, now: Instant) -> [PolicyDirective] {
-        guard remote.insert(id).inserted else { return [] }
         return finish(now)
     }
 
@@ -245,7 +239,7 @@ struct PolicyReconcilerMachine: Sendable {
 
     /// After every input: read the prefixes still unknown first; otherwise start what is due, publish
     /// what changed and say when to wake.
-    private mutating func finish(_ now: Instant) -> [PolicyDirective] {
+    mutating func finish(_ now: Instant) -> [PolicyDirective] {
         guard started else { return [] }
         if timing.firewallManaged, !linksToRead.isEmpty {
             let names = linksToRead
