@@ -61,13 +61,13 @@ import WebSocket
 
     @Test func onlyTheAnswerToTbrdsOwnCommandNamesItsNodeAndNothingIsRemoved() async throws {
         let (server, port) = try await ScriptedWebSocketServer.start(Self.server)
-        let commissioner = MatterServerCommissioner(url: try WebSocketURL("ws://127.0.0.1:\(port)/ws"), connectTimeout: .seconds(10))
+        let commissioner = MatterServerCommissioner(url: try WebSocketURL("ws://127.0.0.1:\(port)/ws"), connectTimeout: .seconds(60))
         let reported = Locked<[CommissionerProgress]>([])
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { await commissioner.run() }
             defer { group.cancelAll() }
             // Connected first, so the first command surely reaches the server before its time runs out.
-            try await commissioner.checkAvailable(timeout: .seconds(10))
+            try await commissioner.checkAvailable(timeout: .seconds(60))
             // The first device times out here; the server keeps commissioning it.
             do {
                 _ = try await commissioner.commission(try Self.request(100, "s/1"), timeout: .seconds(1)) { _ in }
@@ -86,7 +86,7 @@ import WebSocket
             #expect(node.productID == 0x8002)
             #expect(reported.withLock { $0 } == [.nodeAdded(NodeID(6)), .interviewed(vendorID: 0xFFF1, productID: 0x8002)])
             // A command after the rest: the server reads in order, so anything tbrd sent before it was read first.
-            try await commissioner.checkAvailable(timeout: .seconds(10))
+            try await commissioner.checkAvailable(timeout: .seconds(60))
             try await eventually("the last command reaches the server") {
                 server.stdout.components(separatedBy: "command server_info").count == 3
             }
@@ -100,7 +100,7 @@ import WebSocket
     /// waits for it instead of failing.
     @Test func aCallMadeBeforeTheConnectionTaskStartsWaitsForIt() async throws {
         let (server, port) = try await ScriptedWebSocketServer.start(Self.server)
-        let commissioner = MatterServerCommissioner(url: try WebSocketURL("ws://127.0.0.1:\(port)/ws"), connectTimeout: .seconds(10))
+        let commissioner = MatterServerCommissioner(url: try WebSocketURL("ws://127.0.0.1:\(port)/ws"), connectTimeout: .seconds(60))
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { try await commissioner.checkAvailable(timeout: .seconds(20)) }
             try await eventually("the call waits for a connection") { await !commissioner.connectWaiters.isEmpty }

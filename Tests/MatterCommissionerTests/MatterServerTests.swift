@@ -34,7 +34,7 @@ import WebSocket
     static func withCommissioner<R: Sendable>(
         _ server: MatterServerProcess, _ body: @escaping @Sendable (MatterServerCommissioner) async throws -> R
     ) async throws -> R {
-        let commissioner = MatterServerCommissioner(url: try WebSocketURL(server.url), connectTimeout: .seconds(10))
+        let commissioner = MatterServerCommissioner(url: try WebSocketURL(server.url), connectTimeout: .seconds(60))
         return try await withThrowingTaskGroup(of: R?.self) { group in
             group.addTask {
                 await commissioner.run()
@@ -49,7 +49,7 @@ import WebSocket
         try await withMatterServer { server in
             #expect(try await Self.serverInfo(server)["thread_credentials_set"] as? Bool == false)
             try await Self.withCommissioner(server) { commissioner in
-                try await commissioner.checkAvailable(timeout: .seconds(10))
+                try await commissioner.checkAvailable(timeout: .seconds(60))
                 let dataset = try OperationalDataset.random(name: NetworkName("Home"))
                 try await commissioner.handOverCredentials(dataset, timeout: .seconds(10))
                 // The server took the credentials: its information says so to any client.
@@ -88,7 +88,7 @@ import WebSocket
                 }
                 #expect(ContinuousClock.now - started < .seconds(6))
                 // The connection is still good for the next call.
-                try await commissioner.checkAvailable(timeout: .seconds(10))
+                try await commissioner.checkAvailable(timeout: .seconds(60))
             }
         }
     }
@@ -96,7 +96,7 @@ import WebSocket
     @Test func aServerThatGoesAwayFailsTheCallInFlightAndTheNextCallConnectsAgain() async throws {
         try await withMatterServer { server in
             try await Self.withCommissioner(server) { commissioner in
-                try await commissioner.checkAvailable(timeout: .seconds(10))
+                try await commissioner.checkAvailable(timeout: .seconds(60))
                 let onNetwork = CommissioningRequest(
                     payload: try SetupPayload(parsing: Self.bleCode), code: Self.bleCode, onNetwork: true, reference: "t/1")
                 async let inFlight: CommissionerError? = {
@@ -116,14 +116,14 @@ import WebSocket
                 #expect(error.message.contains("outcome unknown: the server may still add the device"))
                 // Nobody listens now: the next call says it cannot reach the server.
                 do throws(CommissionerError) {
-                    try await commissioner.checkAvailable(timeout: .seconds(10))
+                    try await commissioner.checkAvailable(timeout: .seconds(60))
                     Issue.record("a server that was killed answered")
                 } catch {
                     #expect(error.kind == .unavailable)
                 }
                 // A new server: the next call connects again.
                 try await server.restart()
-                try await commissioner.checkAvailable(timeout: .seconds(10))
+                try await commissioner.checkAvailable(timeout: .seconds(60))
                 #expect(await commissioner.serverInfo?["thread_credentials_set"]?.bool == false)
             }
         }
@@ -135,7 +135,7 @@ import WebSocket
     @Test func anotherControllersNodesAreNeverReportedOrRemoved() async throws {
         try await withMatterServer { server in
             try await Self.withCommissioner(server) { commissioner in
-                try await commissioner.checkAvailable(timeout: .seconds(10))
+                try await commissioner.checkAvailable(timeout: .seconds(60))
                 let reported = Locked<[CommissionerProgress]>([])
                 let absent = CommissioningRequest(
                     payload: try SetupPayload(parsing: Self.bleCode), code: Self.bleCode, onNetwork: true, reference: "t/1")
@@ -194,7 +194,7 @@ import WebSocket
     @Test func aServerThatGoesSilentIsFoundByThePingsAndTheWaitingCallFails() async throws {
         try await withMatterServer { server in
             try await Self.withCommissioner(server) { commissioner in
-                try await commissioner.checkAvailable(timeout: .seconds(10))
+                try await commissioner.checkAvailable(timeout: .seconds(60))
                 let absent = CommissioningRequest(
                     payload: try SetupPayload(parsing: Self.bleCode), code: Self.bleCode, onNetwork: true, reference: "t/1")
                 async let waiting: CommissionerError? = {

@@ -26,7 +26,9 @@ import Glibc
 
     @Test func aStopReleasesTheNameFirstThenLetsCallsInFlightFinish() async throws {
         try await withDaemon { env throws in
-            try await env.startSimulator(["wpan0"], restartDelayMs: 3000)
+            // The agent comes back only when the test starts it again (below), so the call stays in
+            // flight however slowly this machine runs.
+            try await env.startSimulator(["wpan0"], restartDelayMs: 600_000)
             // A generous bound: this test is about the order of the steps, not the bound.
             try await env.startDaemon(try env.configuration("shutdown-timeout = 60\n"))
             let daemon = try #require(env.daemon)
@@ -44,7 +46,11 @@ import Glibc
                 (error as? DBusError)?.name.rawValue == "io.tbrd.Error.Unavailable"
                     && (error as? DBusError)?.message == "tbrd is stopping"
             }
-            // The call in flight gets its reply: the agent came back and the leave completed.
+            // The call in flight gets its reply once the agent is back: a new otbr-agent process for wpan0.
+            let back = try TestProcess(
+                try Executables.product("otbr-sim"), ["--bus", env.address, "--dataset", demoDataset, "--interface", "wpan0"],
+                directory: env.directory)
+            defer { kill(back.pid, SIGKILL) }
             let started = ContinuousClock.now
             let reply = try await leave.value.get()
             #expect(reply.isEmpty)
