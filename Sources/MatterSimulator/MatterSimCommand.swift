@@ -16,7 +16,8 @@ struct MatterSimCommand: ParsableCommand {
 
             Exit status: 0 stopped by a signal, 64 usage error, 69 cannot listen.
             """,
-        version: MatterSimulatorMain.version)
+        version: MatterSimulatorMain.version,
+        manual: ManualInfo(section: "1", seeAlso: ["tbrd(8)", "tbrctl(1)", "otbr-sim(1)"]))
 
     static let arguments: [ArgumentSpec] = [
         .option("listen-address", valueName: "ADDRESS", help: "The address to listen on.", default: "127.0.0.1"),

@@ -18,7 +18,7 @@ public enum MatterSimulatorMain {
         let command: MatterSimCommand
         do {
             switch try CommandParser(root: MatterSimCommand.self).parse(arguments) {
-            case .help(let text):
+            case .help(let text), .generated(let text):
                 write(text, to: 1)
                 return ExitCode.success.rawValue
             case .version(let line):

@@ -21,7 +21,7 @@ public enum OTBRSimulatorMain {
         let command: SimulatorCommand
         do {
             switch try CommandParser(root: SimulatorCommand.self).parse(arguments) {
-            case .help(let text):
+            case .help(let text), .generated(let text):
                 write(text, to: 1)
                 return ExitCode.success.rawValue
             case .version(let line):

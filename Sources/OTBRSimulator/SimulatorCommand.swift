@@ -25,7 +25,8 @@ struct SimulatorCommand: ParsableCommand {
             Exit status: 0 stopped by a signal, 64 usage error, 69 the bus could not be reached or a --rest \
             address could not be served.
             """,
-        version: OTBRSimulatorMain.version)
+        version: OTBRSimulatorMain.version,
+        manual: ManualInfo(section: "1", seeAlso: ["tbrd(8)", "tbrctl(1)", "matter-sim(1)"]))
 
     static let arguments: [ArgumentSpec] = [
         .option("bus", valueName: "system|session|ADDRESS", help: "The bus to join.", default: "system"),

@@ -4,6 +4,9 @@ public enum ParseResult: Sendable {
     case help(String)
     /// `--version`: the line to print, `name version`.
     case version(String)
+    /// `--generate-manual` or `--generate-completion-script SHELL`: the page or script, for standard
+    /// output.
+    case generated(String)
     /// A leaf command, built and validated, with the values it was built from.
     case command(any ParsableCommand, ParsedValues)
 }
@@ -37,6 +40,7 @@ public struct CommandParser: Sendable {
     /// Parses `arguments` (without the program name), and builds and validates the command they select.
     /// - Throws: ``UsageError`` naming the offending word, with the command path filled in.
     public func parse(_ arguments: [String]) throws(UsageError) -> ParseResult {
+        if let generated = try generated(arguments) { return .generated(generated) }
         let scan = CommandScan(arguments, root: root, index: index)
         let words = scan.commandWords
         guard let command = scan.path.last else { preconditionFailure("the scan always holds the root") }
@@ -69,6 +73,27 @@ public struct CommandParser: Sendable {
             if error.commandPath.isEmpty { error.commandPath = words }
             throw error
         }
+    }
+
+    /// What `--generate-manual` and `--generate-completion-script SHELL` ask for, when the root has a
+    /// ``ManualInfo`` and the command line is one of them; nil for any other command line.
+    private func generated(_ arguments: [String]) throws(UsageError) -> String? {
+        guard root.configuration.manual != nil, let first = arguments.first else { return nil }
+        let program = [root.configuration.name]
+        if first == "--generate-manual" {
+            guard arguments.count == 1 else {
+                throw UsageError("'--generate-manual' takes nothing after it", commandPath: program)
+            }
+            return ManualRenderer(root: root).render()
+        }
+        let option = "--generate-completion-script"
+        guard first == option || first.hasPrefix(option + "=") else { return nil }
+        let rest = first == option ? Array(arguments.dropFirst()) : [String(first.dropFirst(option.count + 1))] + arguments.dropFirst()
+        let shells = CompletionScript.Shell.allCases.map(\.rawValue).joined(separator: ", ")
+        guard rest.count == 1, let shell = CompletionScript.Shell(rawValue: rest[0]) else {
+            throw UsageError("'\(option)' takes one shell: \(shells)", commandPath: program)
+        }
+        return CompletionScript.render(shell, root: root)
     }
 
     /// The help text of the command reached by `commandWords` (without the program name), or nil when

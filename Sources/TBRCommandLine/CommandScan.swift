@@ -62,7 +62,7 @@ struct CommandScan {
         } else if word == "help" {
             wantsHelp = true
         } else {
-            let names = current.configuration.subcommands.map { $0.configuration.name }
+            let names = current.visibleSubcommands.map { $0.configuration.name }
             let message = "unknown command '\(word)' for '\(commandWords.joined(separator: " "))'; expected one of: \(names.joined(separator: ", "))"
             if unknownCommand == nil { unknownCommand = message }
             fail(message)

@@ -26,7 +26,7 @@ struct HelpRenderer {
         sections.append(Self.table("OPTIONS", options))
         if !inherited.isEmpty { sections.append(Self.table("GLOBAL OPTIONS", inherited.map(Self.row))) }
         if command.isGroup {
-            let rows = configuration.subcommands.map { ($0.configuration.name, $0.configuration.abstract) }
+            let rows = command.visibleSubcommands.map { ($0.configuration.name, $0.configuration.abstract) }
             sections.append(Self.table("COMMANDS", rows))
             let words = path.map { $0.configuration.name }.joined(separator: " ")
             sections.append("See '\(words) <command> --help' for the help of a command.")
@@ -87,7 +87,7 @@ struct HelpRenderer {
 
     /// `words` joined by spaces into lines of at most `width` characters (a longer word gets a line of
     /// its own); lines after the first start with `indent` spaces.
-    private static func fill(_ words: [String], width: Int, indent: Int = 0) -> [String] {
+    static func fill(_ words: [String], width: Int, indent: Int = 0) -> [String] {
         var lines: [String] = []
         var line: String?
         for word in words {

@@ -54,6 +54,11 @@ public struct CommandConfiguration: Sendable {
     public var version: String?
     /// The commands below this one, in the order help lists them. Empty for a leaf.
     public var subcommands: [any ParsableCommand.Type]
+    /// Whether help, the manual and completion leave the command out (helpers that scripts call, such
+    /// as the one completion scripts ask for router ids). The parser still finds it.
+    public var isHidden: Bool
+    /// On the root only: what the manual page and completion scripts generated from the tree need.
+    public var manual: ManualInfo?
 
     /// A configuration.
     /// - Parameters:
@@ -62,15 +67,20 @@ public struct CommandConfiguration: Sendable {
     ///   - discussion: longer help for the command's own help screen.
     ///   - version: the program version (root only).
     ///   - subcommands: the commands below this one.
+    ///   - hidden: whether help, the manual and completion leave the command out.
+    ///   - manual: on the root, what the generated manual page and completion scripts need; it enables
+    ///     `--generate-manual` and `--generate-completion-script SHELL`.
     public init(
         name: String, abstract: String, discussion: String? = nil, version: String? = nil,
-        subcommands: [any ParsableCommand.Type] = []
+        subcommands: [any ParsableCommand.Type] = [], hidden: Bool = false, manual: ManualInfo? = nil
     ) {
         self.name = name
         self.abstract = abstract
         self.discussion = discussion
         self.version = version
         self.subcommands = subcommands
+        self.isHidden = hidden
+        self.manual = manual
     }
 }
 
@@ -82,4 +92,9 @@ extension ParsableCommand {
 
     /// Whether this command groups subcommands rather than running.
     static var isGroup: Bool { !configuration.subcommands.isEmpty }
+
+    /// The subcommands help, the manual and completion show.
+    static var visibleSubcommands: [any ParsableCommand.Type] {
+        configuration.subcommands.filter { !$0.configuration.isHidden }
+    }
 }

@@ -22,8 +22,29 @@ struct RootCommand: CommandGroup {
         version: TBRControlMain.version,
         subcommands: [
             ListRouters.self, Info.self, EPSKc.self, Network.self, Dataset.self, Structure.self, Router.self, Matter.self,
-            Discover.self,
-        ])
+            Discover.self, CompleteValues.self,
+        ],
+        manual: ManualInfo(
+            section: "1",
+            sections: [
+                .init(
+                    "Shell completion",
+                    """
+                    tbrctl --generate-completion-script bash|zsh|fish prints a completion script generated from the \
+                    same command tree as this page: commands, options, their values, and router ids and structure \
+                    names read from tbrd when it runs. The Debian package installs them for all three shells.
+                    """),
+                .init(
+                    "Files",
+                    """
+                    /etc/tbrd/tbrd.conf: tbrd's configuration, see tbrd.conf(5).
+
+                    /usr/share/doc/tbrd/: the D-Bus API (dbus-api.md), the commands with examples (cli.md) and \
+                    operations (operations.md).
+                    """),
+            ],
+            seeAlso: ["tbrd(8)", "tbrd.conf(5)"],
+            dynamicValues: CompleteValues.dynamicValues))
 
     static let arguments: [ArgumentSpec] = [.json, .bus]
 }

@@ -45,7 +45,7 @@ public enum TBRControlMain {
         let prepared: Prepared
         do {
             switch try CommandParser(root: rootCommand).parse(arguments) {
-            case .help(let text):
+            case .help(let text), .generated(let text):
                 console.write(text, to: .standardOutput)
                 prepared = .exit(ExitCode.success.rawValue)
             case .version(let line):

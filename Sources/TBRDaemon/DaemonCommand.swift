@@ -19,7 +19,30 @@ struct DaemonCommand: ParsableCommand {
             available (tbrd already running?) or the bus went away while tbrd ran, 70 internal error, 73 the state database cannot be used, \
             78 configuration error.
             """,
-        version: TBRDaemonMain.version)
+        version: TBRDaemonMain.version,
+        manual: ManualInfo(
+            section: "8",
+            sections: [
+                .init(
+                    "Files",
+                    """
+                    /etc/tbrd/tbrd.conf: the configuration, see tbrd.conf(5).
+
+                    /var/lib/tbrd/tbrd.db: the state database (structures, routers on other hosts, the ePSKc \
+                    journal, Matter nodes), mode 0600 in a directory of mode 0700.
+
+                    /usr/share/dbus-1/system.d/io.tbrd.conf: who may call io.tbrd (root and group tbrd-admin: \
+                    everything; group tbrd: reading) and the user tbrd's access to otbr-agent.
+                    """),
+                .init(
+                    "Generated documentation",
+                    """
+                    tbrd --generate-manual prints this page, tbrd --generate-config-manual prints tbrd.conf(5) and \
+                    tbrd --generate-default-config the shipped configuration file, all generated from the \
+                    declarations tbrd parses its command line and configuration with.
+                    """),
+            ],
+            seeAlso: ["tbrctl(1)", "tbrd.conf(5)"]))
 
     static let arguments: [ArgumentSpec] = [
         .option("bus", valueName: "system|session|ADDRESS", help: "The bus to serve on and to find otbr-agents on (default system)."),

@@ -68,30 +68,6 @@ public struct DaemonConfiguration: Sendable, Equatable {
 
     public init() {}
 
-    /// The keys a configuration file may set, with what each means (for errors and `config/tbrd.conf`).
-    public static let keys: [String: String] = [
-        "bus": "system, session or a D-Bus address",
-        "state-dir": "directory of the state database",
-        "log-level": "trace, debug, info, notice, warning or error",
-        "journal-max-events": "ePSKc journal: most events kept",
-        "journal-max-age-days": "ePSKc journal: oldest events kept, in days",
-        "vendor-id": "Matter vendor ID reported in BasicInformation",
-        "product-id": "Matter product ID reported in BasicInformation",
-        "vendor-name": "vendor name reported in BasicInformation",
-        "product-name": "product name reported in BasicInformation",
-        "shutdown-timeout": "seconds a stop lets calls in flight finish",
-        "policy-check-interval": "seconds between read-backs of the internet-access policy",
-        "rest-poll-interval": "seconds between polls of each border router reached through REST",
-        "rest-timeout": "seconds one request to an otbr-agent's REST API may take",
-        "firewall": "nftables or off: the host firewall of the internet-access policy",
-        "nft-path": "the nft tool, a name on PATH or a path",
-        "matter-backend": "none or matter-server: the Matter commissioner",
-        "matter-server-url": "python-matter-server's WebSocket API, ws://HOST:PORT/ws",
-        "matter-session-timeout": "seconds a Matter commissioning session stays open",
-        "matter-commission-timeout": "seconds commissioning one Matter device may take",
-        "matter-call-timeout": "seconds any other call to the Matter commissioner may take",
-    ]
-
     /// Applies one `key = value` setting.
     /// - Throws: ``ConfigurationError`` naming the key and what it accepts.
     public mutating func set(_ key: String, _ value: String) throws(ConfigurationError) {
@@ -162,7 +138,7 @@ public struct DaemonConfiguration: Sendable, Equatable {
             throw ConfigurationError(
                 "'\(key)' is gone with the simulated commissioner: give matter-sim its devices (matter-sim --device …, docs/matter-sim.md)")
         default:
-            throw ConfigurationError("unknown setting '\(key)' (known: \(Self.keys.keys.sorted().joined(separator: ", ")))")
+            throw ConfigurationError("unknown setting '\(key)' (known: \(Self.keys.sorted().joined(separator: ", ")))")
         }
     }
 

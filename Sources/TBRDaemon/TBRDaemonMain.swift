@@ -16,10 +16,20 @@ public enum TBRDaemonMain {
 
     /// Runs `tbrd` with `arguments` (without the program name); returns the exit status.
     public static func main(arguments: [String]) async -> Int32 {
+        // The shipped configuration file and tbrd.conf(5), generated from the settings tbrd knows.
+        switch arguments {
+        case ["--generate-default-config"]:
+            print(DaemonConfiguration.defaultFileText(), terminator: "")
+            return ExitCode.success.rawValue
+        case ["--generate-config-manual"]:
+            print(DaemonConfiguration.manualPage(version: version), terminator: "")
+            return ExitCode.success.rawValue
+        default: break
+        }
         let command: DaemonCommand
         do {
             switch try CommandParser(root: DaemonCommand.self).parse(arguments) {
-            case .help(let text):
+            case .help(let text), .generated(let text):
                 print(text, terminator: "")
                 return ExitCode.success.rawValue
             case .version(let line):

@@ -27,6 +27,9 @@ import WebSocket
             while True:
                 op, payload = read_frame()
                 if op == 8: break
+                # A real server answers the client's keepalive pings; a run slower than one ping interval
+                # must not look like a dead server.
+                if op == 9: c.sendall(frame(10, payload))
                 if op != 1: continue
                 message = json.loads(payload)
                 command, mid = message["command"], message["message_id"]

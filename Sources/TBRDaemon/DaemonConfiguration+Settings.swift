@@ -1,0 +1,158 @@
+import TBRCommandLine
+
+extension DaemonConfiguration {
+    /// Settings documented together: their keys with the defaults as written in a configuration file,
+    /// and what they mean.
+    public struct SettingGroup: Sendable {
+        /// Each key and its default, as `key = default` would set it.
+        public let keys: [(key: String, defaultValue: String)]
+        /// What the settings mean, one paragraph.
+        public let text: String
+
+        init(_ keys: [(key: String, defaultValue: String)], _ text: String) {
+            self.keys = keys
+            self.text = text
+        }
+    }
+
+    /// Every setting tbrd knows, in the order the shipped configuration file and tbrd.conf(5) list them:
+    /// the one source of both (`tbrd --generate-default-config`, `tbrd --generate-config-manual`).
+    public static let settings: [SettingGroup] = [
+        SettingGroup(
+            [("bus", "system")],
+            """
+            The bus to serve io.tbrd on and to find otbr-agents on: system, session or a D-Bus address.
+            """),
+        SettingGroup(
+            [("state-dir", "/var/lib/tbrd")],
+            """
+            Where the state database (tbrd.db, mode 0600) lives.
+            """),
+        SettingGroup(
+            [("log-level", "info")],
+            """
+            trace, debug, info, notice, warning or error. Secrets are never logged at any level.
+            """),
+        SettingGroup(
+            [("journal-max-events", "10000"), ("journal-max-age-days", "90")],
+            """
+            The ePSKc event journal (what `tbrctl epskc watch --since SEQ` replays) keeps at most this many \
+            events, and none older than this many days. An open session's activation is always kept.
+            """),
+        SettingGroup(
+            [("vendor-id", "0"), ("product-id", "0")],
+            """
+            Matter vendor and product IDs reported as BasicInformation.vendorID / productID (0 = unknown).
+            """),
+        SettingGroup(
+            [("vendor-name", ""), ("product-name", "")],
+            """
+            BasicInformation vendor and product names. otbr-agent has no D-Bus property for them; unset, \
+            tbrd reports what the router advertises in its _meshcop._udp mDNS record (vn, mn), else empty.
+            """),
+        SettingGroup(
+            [("shutdown-timeout", "10")],
+            """
+            On SIGTERM tbrd releases io.tbrd at once, then lets calls in flight finish for this many seconds \
+            before it closes its connection (a second SIGTERM stops at once).
+            """),
+        SettingGroup(
+            [("policy-check-interval", "60")],
+            """
+            The internet-access policy of structures (docs/operations.md, "What tbrd changes on the host"). \
+            Every this many seconds tbrd reads NAT64 and DHCPv6-PD back from the routers of managed \
+            structures, and its own firewall table, and applies the policy again where someone changed it.
+            """),
+        SettingGroup(
+            [("rest-poll-interval", "5"), ("rest-timeout", "5")],
+            """
+            Border routers on other hosts (tbrctl router add URL), reached through otbr-agent's REST API: \
+            tbrd polls each every this many seconds (its presence, role, network, and keys someone else \
+            started), and gives one request at most rest-timeout seconds. Fractions are allowed.
+            """),
+        SettingGroup(
+            [("firewall", "nftables")],
+            """
+            The host firewall of the policy: nftables (tbrd keeps one table of its own, table inet tbrd, in \
+            the network namespace it runs in) or off (tbrd then only switches NAT64 and DHCPv6-PD on the \
+            routers).
+            """),
+        SettingGroup(
+            [("nft-path", "nft")],
+            """
+            The nft tool: a name looked up on PATH (then /usr/sbin and /sbin), or a path.
+            """),
+        SettingGroup(
+            [("matter-backend", "none"), ("matter-server-url", "ws://127.0.0.1:5580/ws")],
+            """
+            Matter commissioning (docs/operations.md, "Matter commissioning"): the commissioner tbrd hands \
+            devices to. none: the commissioning methods answer io.tbrd.Error.NotSupported. matter-server: \
+            python-matter-server's WebSocket API at matter-server-url (run it beside tbrd; it may be Home \
+            Assistant's: tbrd never touches the nodes no structure of its holds). Without radio, matter-sim \
+            speaks the same API for demos and tests (docs/matter-sim.md).
+            """),
+        SettingGroup(
+            [("matter-session-timeout", "600"), ("matter-commission-timeout", "300"), ("matter-call-timeout", "30")],
+            """
+            A commissioning session ends by itself after this many seconds; commissioning one device may \
+            take this many seconds, any other call to the commissioner this many.
+            """),
+    ]
+
+    /// Every key a configuration file may set.
+    public static var keys: [String] { settings.flatMap { $0.keys.map(\.key) } }
+
+    /// What the file says before the settings.
+    static let fileIntroduction = """
+        tbrd configuration (installed to /etc/tbrd/tbrd.conf). One "key = value" per line; "#" starts a \
+        comment. Command-line options override these settings. tbrd re-reads this file on SIGHUP \
+        (systemctl reload tbrd); log-level takes effect at once, the others at the next start. The values \
+        below are the defaults.
+        """
+
+    /// The configuration file tbrd ships (`config/tbrd.conf`): every setting commented out at its
+    /// default, under what it means.
+    public static func defaultFileText() -> String {
+        var blocks = [comment(fileIntroduction)]
+        for group in settings {
+            let keys = group.keys.map { "# \($0.key) =" + ($0.defaultValue.isEmpty ? "" : " " + $0.defaultValue) }
+            blocks.append(comment(group.text) + "\n" + keys.joined(separator: "\n"))
+        }
+        return blocks.joined(separator: "\n\n") + "\n"
+    }
+
+    /// The manual page tbrd.conf(5), in roff.
+    public static func manualPage(version: String) -> String {
+        var page = [
+            Roff.header(name: "tbrd.conf", section: "5", source: "tbrd \(version)", manual: "tbrd"),
+            ".SH NAME",
+            "tbrd.conf \\- configuration of tbrd, the Thread Border Router management service",
+            ".SH SYNOPSIS",
+            Roff.bold("/etc/tbrd/tbrd.conf"),
+            ".SH DESCRIPTION",
+            Roff.paragraphs(fileIntroduction),
+            ".SH SETTINGS",
+        ]
+        for group in settings {
+            let tags = group.keys.map { Roff.bold($0.key) + " = " + Roff.italic($0.defaultValue.isEmpty ? "(unset)" : $0.defaultValue) }
+            page.append(".TP\n" + tags.joined(separator: "\n.TQ\n") + "\n" + Roff.escape(group.text))
+        }
+        page.append(Roff.seeAlso(["tbrd(8)", "tbrctl(1)"]))
+        return page.joined(separator: "\n") + "\n"
+    }
+
+    /// `text` as `# ` comment lines of at most 100 characters.
+    private static func comment(_ text: String) -> String {
+        var lines: [String] = []
+        var line = "#"
+        for word in text.split(separator: " ") {
+            if line.count + 1 + word.count > 100, line != "#" {
+                lines.append(line)
+                line = "#"
+            }
+            line += " " + word
+        }
+        lines.append(line)
+        return lines.joined(separator: "\n")
+    }
+}
