@@ -1,3 +1,4 @@
+import FoundationEssentials
 public import TBRFoundation
 public import TBRLifecycle
 
@@ -27,7 +28,9 @@ public struct Daemon: Service {
     /// - Throws: ``DaemonStartError`` when it cannot start (store, bus, name taken); the error of a part
     ///   that failed while serving (for example the bus going away).
     public func run() async throws {
-        let runtime = try await DaemonRuntime.start(configuration: configuration, logger: logger, clock: clock)
+        let runtime = try await DaemonRuntime.start(
+            configuration: configuration, logger: logger, clock: clock,
+            notifier: ServiceNotifier(environment: ProcessInfo.processInfo.environment))
         try await runtime.serve()
     }
 }

@@ -20,6 +20,8 @@ actor DaemonRuntime {
     let connection: Connection
     let structures: PersistentStructureStore
     let service: BorderRouterService
+    /// The service manager (systemd), told when tbrd is ready and stopping, and fed its watchdog.
+    let notifier: ServiceNotifier
     /// The calls being served; closed on shutdown.
     let calls = CallGate()
     /// Router properties read from the agents, served for up to a second; the last ones while offline.
@@ -45,8 +47,9 @@ actor DaemonRuntime {
     private init(
         configuration: DaemonConfiguration, logger: Logger, clock: any TBRClock, store: TBRStore, connection: Connection,
         structures: PersistentStructureStore, service: BorderRouterService, mdns: MDNSClient, advertisedNames: AdvertisedRouterNames,
-        vanishedNames: AsyncThrowingMapSequence<SignalStream, NameOwnerChange>
+        vanishedNames: AsyncThrowingMapSequence<SignalStream, NameOwnerChange>, notifier: ServiceNotifier
     ) {
+        self.notifier = notifier
         self.vanishedNames = vanishedNames
         self.mdns = mdns
         self.advertisedNames = advertisedNames
@@ -66,7 +69,9 @@ actor DaemonRuntime {
     /// Opens the state database and the bus connection and builds the border router service over them.
     /// Nothing is exported and no name is taken yet.
     /// - Throws: ``DaemonStartError`` (what was opened is closed again).
-    static func start(configuration: DaemonConfiguration, logger: Logger, clock: any TBRClock) async throws(DaemonStartError)
+    static func start(
+        configuration: DaemonConfiguration, logger: Logger, clock: any TBRClock, notifier: ServiceNotifier
+    ) async throws(DaemonStartError)
         -> DaemonRuntime
     {
         let path = TBRStore.databasePath(inStateDirectory: configuration.stateDirectory)
@@ -121,7 +126,7 @@ actor DaemonRuntime {
         return DaemonRuntime(
             configuration: configuration, logger: logger, clock: clock, store: store, connection: connection,
             structures: structures, service: service, mdns: MDNSClient(logger: logger.child("mdns")),
-            advertisedNames: advertisedNames, vanishedNames: vanishedNames)
+            advertisedNames: advertisedNames, vanishedNames: vanishedNames, notifier: notifier)
     }
 
     /// Serves until a graceful shutdown, cancellation, or a part failing; then stops in order (see
@@ -142,6 +147,9 @@ actor DaemonRuntime {
                 group.addTask { await self.followCommissioningOwners() }
                 // Ends on a graceful shutdown, or when the task is cancelled (the group's hard deadline).
                 group.addTask { try? await gracefulShutdown() }
+                if let interval = notifier.watchdogInterval {
+                    group.addTask { await self.feedWatchdog(every: interval) }
+                }
 
                 await service.waitUntilReady()
                 do {
@@ -151,6 +159,10 @@ actor DaemonRuntime {
                     throw error
                 }
                 logger.notice("tbrd is ready", [("bus", "\(configuration.bus)"), ("name", TBRDBusAPI.busName.rawValue)])
+                // Type=notify: systemd orders the units after tbrd, and answers `systemctl start`, now.
+                notifier.notify("READY=1\nSTATUS=serving \(TBRDBusAPI.busName.rawValue)") { [logger] in
+                    logger.warning("the service manager cannot be told that tbrd is ready", [("error", $0)])
+                }
 
                 // The first child to end, a shutdown or a part that stopped, starts the stop.
                 var partFailure: (any Error)?
@@ -158,6 +170,7 @@ actor DaemonRuntime {
                 // A part that stopped (with an error or without) because the bus went away: the bus's
                 // failure, not tbrd's.
                 let busLost = await !connection.isConnected
+                notifier.notify("STOPPING=1")
                 await stopServing()
                 group.cancelAll()
                 while !group.isEmpty { _ = try? await group.next() }

@@ -102,4 +102,58 @@ import Glibc
         }
         await env.finish()
     }
+
+    /// tbrd as the packaged unit runs it: as the user tbrd, allowed by the shipped policy to own io.tbrd
+    /// and to call the otbr-agents, which the bus's defaults (and otbr-agent's own policy) refuse to
+    /// anyone but root. The user comes from the shipped sysusers file, through systemd-sysusers.
+    @Test func tbrdRunsAsItsOwnUserAndReachesOtbrAgentThroughTheShippedPolicy() async throws {
+        guard getuid() == 0 else { throw TestKitError("this test needs root (to run tbrd as the user tbrd); make test runs as root") }
+        let sysusers = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("config/sysusers/tbrd.conf").path
+        let created = try await ProcessRunner.run(try Executables.find("systemd-sysusers", package: "systemd"), [sysusers])
+        #expect(created.status == 0, "systemd-sysusers: \(created.stderr)")
+        let user = try #require(getpwnam("tbrd"), "the sysusers file creates the user tbrd")
+        let (uid, gid) = (user.pointee.pw_uid, user.pointee.pw_gid)
+        #expect(getgrnam("tbrd-admin") != nil, "and the group tbrd-admin")
+
+        let (policy, include) = try Self.policy()
+        let bus = try await PrivateBus.start(policy: policy, includes: [include])
+        defer { bus.stop() }
+        chmod(bus.directory.path, 0o755)
+        let env = try await DaemonEnvironment(bus: bus)
+        do {
+            try await env.startSimulator(["wpan0"])
+            try FileManager.default.createDirectory(atPath: env.stateDirectory, withIntermediateDirectories: true)
+            chown(env.stateDirectory, uid, gid)
+            chmod(env.directory.path, 0o755)
+            let setpriv = try Executables.find("setpriv", package: "util-linux")
+            let daemon = try TestProcess(
+                setpriv,
+                ["--reuid=tbrd", "--regid=tbrd", "--init-groups", "--", try Executables.product("tbrd"), "--bus", bus.address,
+                 "--state-dir", env.stateDirectory] + (try env.configuration("")),
+                directory: env.directory)
+            env.daemon = daemon
+            try await eventually("tbrd, as the user tbrd, owns io.tbrd") {
+                guard daemon.isRunning else { throw TestKitError("tbrd exited: \(daemon.stderr)") }
+                return try await env.client.nameOwner(of: "io.tbrd") != nil
+            }
+            // Reading the agent (properties) and calling it (a method of io.openthread.BorderRouter).
+            try await eventually("wpan0 is online through tbrd") {
+                (try? await env.router("wpan0").property("Online", as: Bool.self)) == true
+            }
+            let activated = try await env.activate("wpan0", seconds: 30)
+            #expect(activated.status == "success" && activated.key.count == 9, "ActivateEpskcMode through tbrd: \(activated.status)")
+            // The same user without the shipped policy is what otbr-agent's own policy leaves it: refused.
+            let direct = try await ProcessRunner.run(
+                setpriv,
+                ["--reuid=nobody", "--regid=nogroup", "--clear-groups", "--", try Executables.find("busctl", package: "systemd"),
+                 "--address=" + bus.address, "get-property", "io.openthread.BorderRouter.wpan0", "/io/openthread/BorderRouter/wpan0",
+                 "io.openthread.BorderRouter", "DeviceRole"])
+            #expect(direct.status != 0 && direct.stderr.lowercased().contains("access denied"), "\(direct.stderr)")
+        } catch {
+            await env.finish()
+            throw error
+        }
+        await env.finish()
+    }
 }
