@@ -9,6 +9,8 @@
 #   make fuzz    run each fuzz target for FUZZ_SECONDS
 #   make tsan    the D-Bus, otbr-agent client, device model and daemon suites under ThreadSanitizer
 #   make install binaries and config into DESTDIR/PREFIX
+#   make deb     the Debian packages tbrd and otbr-sim (dpkg-buildpackage, checked by lintian); prints the .deb
+#   make deb-check  installs them on this machine, checks what a user gets, purges them (CI; changes the machine)
 
 SWIFT        ?= swift
 PREFIX       ?= /usr/local
@@ -22,12 +24,13 @@ FUZZ_SECONDS ?= 300
 DEB_PACKAGES = pkg-config libdbus-1-dev libavahi-client-dev libssl-dev libsqlite3-dev libcurl4-openssl-dev libmicrohttpd-dev \
                dbus-daemon dbus-bin systemd avahi-daemon avahi-utils nftables iproute2 iputils-ping \
                python3 python3-venv python3-dbus python3-gi util-linux procps sqlite3 \
-               libnl-route-3-200 libglib2.0-0 openssl
+               libnl-route-3-200 libglib2.0-0 openssl groff-base fish zsh \
+               debhelper dpkg-dev lintian binutils
 # And what the benchmarks need besides: a C compiler for bench/dbus-raw.c (libnl-route-3-200, which the
 # CHIP SDK's library links, is in DEB_PACKAGES already: the tests run python-matter-server).
 BENCH_PACKAGES = gcc curl
 
-.PHONY: all deps bench-deps build test tsan fuzz-smoke fuzz bench bench-quick demo install clean matter-server
+.PHONY: all deps bench-deps build test tsan fuzz-smoke fuzz bench bench-quick demo install deb deb-check clean matter-server
 
 all: build
 
@@ -96,22 +99,43 @@ demo: build
 	demo/run.sh
 
 # Installs the release binaries (the Swift runtime linked in, so they run without the toolchain), the
-# D-Bus policy, the systemd unit, the default configuration (never over an existing one) and the docs.
-# PREFIX, DESTDIR, SYSCONFDIR and UNITDIR are honoured.
+# D-Bus policy, the systemd unit, the user and groups (sysusers), the default configuration (never over
+# an existing one), the manual pages, the shell completions and the docs. PREFIX, DESTDIR, SYSCONFDIR
+# and UNITDIR are honoured.
 install: deps
 	$(SWIFT) build -c release --static-swift-stdlib $(SWIFT_FLAGS)
 	@# tbrctl, a short-lived command, is relinked position-dependent: ~60,000 fewer relocations at each
-	@# start (docs/performance.md). tbrd, a long-running root daemon, keeps PIE and its randomisation.
+	@# start (docs/performance.md). tbrd, a long-running daemon, keeps PIE and its randomisation.
 	$(SWIFT) build -c release --static-swift-stdlib --product tbrctl -Xlinker -no-pie $(SWIFT_FLAGS)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(SYSCONFDIR)/dbus-1/system.d $(DESTDIR)$(SYSCONFDIR)/tbrd \
-	  $(DESTDIR)$(UNITDIR) $(DESTDIR)$(PREFIX)/share/doc/tbrd
+	  $(DESTDIR)$(SYSCONFDIR)/sysusers.d $(DESTDIR)$(UNITDIR) $(DESTDIR)$(PREFIX)/share/doc/tbrd \
+	  $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/man/man5 $(DESTDIR)$(PREFIX)/share/man/man8 \
+	  $(DESTDIR)$(PREFIX)/share/bash-completion/completions $(DESTDIR)$(PREFIX)/share/zsh/site-functions \
+	  $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
 	bin=$$($(SWIFT) build -c release --static-swift-stdlib --show-bin-path); \
-	  install -s -m 0755 $$bin/tbrd $$bin/tbrctl $$bin/otbr-sim $$bin/matter-sim $(DESTDIR)$(PREFIX)/bin/
+	  install -s -m 0755 $$bin/tbrd $$bin/tbrctl $$bin/otbr-sim $$bin/matter-sim $(DESTDIR)$(PREFIX)/bin/ && \
+	  scripts/generate-docs.sh $$bin .build/release-docs
+	install -m 0644 .build/release-docs/man/*.1 $(DESTDIR)$(PREFIX)/share/man/man1/
+	install -m 0644 .build/release-docs/man/*.5 $(DESTDIR)$(PREFIX)/share/man/man5/
+	install -m 0644 .build/release-docs/man/*.8 $(DESTDIR)$(PREFIX)/share/man/man8/
+	install -m 0644 .build/release-docs/completions/tbrctl.bash $(DESTDIR)$(PREFIX)/share/bash-completion/completions/tbrctl
+	install -m 0644 .build/release-docs/completions/_tbrctl $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_tbrctl
+	install -m 0644 .build/release-docs/completions/tbrctl.fish $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/tbrctl.fish
 	install -m 0644 config/dbus/io.tbrd.conf $(DESTDIR)$(SYSCONFDIR)/dbus-1/system.d/io.tbrd.conf
-	sed 's|@PREFIX@|$(PREFIX)|g' config/systemd/tbrd.service > $(DESTDIR)$(UNITDIR)/tbrd.service
+	install -m 0644 config/sysusers/tbrd.conf $(DESTDIR)$(SYSCONFDIR)/sysusers.d/tbrd.conf
+	[ -n "$(DESTDIR)" ] || ! command -v systemd-sysusers >/dev/null || systemd-sysusers $(SYSCONFDIR)/sysusers.d/tbrd.conf
+	sed 's|@TBRD@|$(PREFIX)/bin/tbrd|g' config/systemd/tbrd.service > $(DESTDIR)$(UNITDIR)/tbrd.service
 	chmod 0644 $(DESTDIR)$(UNITDIR)/tbrd.service
 	[ -e $(DESTDIR)$(SYSCONFDIR)/tbrd/tbrd.conf ] || install -m 0644 config/tbrd.conf $(DESTDIR)$(SYSCONFDIR)/tbrd/tbrd.conf
 	install -m 0644 README.md docs/*.md $(DESTDIR)$(PREFIX)/share/doc/tbrd/
+
+# The Debian packages, built by dpkg-buildpackage with debian/ (debhelper) into .build/deb/out and checked
+# by lintian (no error, no warning); the last line printed is the path of tbrd_VERSION_ARCH.deb.
+deb: deps
+	SWIFT="$$(command -v $(SWIFT))" scripts/build-deb.sh .build/deb/out
+
+deb-check: deb
+	scripts/check-deb.sh .build/deb/out
 
 clean:
 	rm -rf .build fuzz/build bench/build

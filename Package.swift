@@ -54,6 +54,10 @@ let package = Package(
         .systemLibrary(
             name: "CAvahiClient", path: "Sources/CAvahiClient", providers: [.apt(["libavahi-client-dev"])]),
 
+        // The libraries opened with dlopen (libdbus, libcrypto, libavahi-client), named in an ELF .note.dlopen
+        // section of the executables that depend on this target (systemd's dlopen metadata), for packaging.
+        .target(name: "CDlopenNote", path: "Sources/CDlopenNote"),
+
         // MARK: basics
         .target(name: "TBRFoundation", swiftSettings: strict),
         .target(name: "TBRCommandLine", swiftSettings: strict),
@@ -124,10 +128,10 @@ let package = Package(
             swiftSettings: strict),
 
         // MARK: thin executables
-        .executableTarget(name: "tbrctl", dependencies: ["TBRControl"], swiftSettings: strict),
-        .executableTarget(name: "otbr-sim", dependencies: ["OTBRSimulator"], swiftSettings: strict),
+        .executableTarget(name: "tbrctl", dependencies: ["TBRControl", "CDlopenNote"], swiftSettings: strict),
+        .executableTarget(name: "otbr-sim", dependencies: ["OTBRSimulator", "CDlopenNote"], swiftSettings: strict),
         .executableTarget(name: "matter-sim", dependencies: ["MatterSimulator"], swiftSettings: strict),
-        .executableTarget(name: "tbrd", dependencies: ["TBRDaemon"], swiftSettings: strict),
+        .executableTarget(name: "tbrd", dependencies: ["TBRDaemon", "CDlopenNote"], swiftSettings: strict),
 
         // MARK: benchmarks (make bench)
         .executableTarget(

@@ -1,0 +1,130 @@
+#!/usr/bin/env bash
+# Installs the packages `make deb` built on this machine, checks what a user gets, and purges them:
+#   scripts/check-deb.sh DIR      (DIR holds tbrd_*.deb and otbr-sim_*.deb)
+# It changes the machine (packages, the user tbrd, a system bus if none runs): for CI's throw-away
+# machine, or a host where that is wanted. Without systemd as PID 1 (a container) the unit is checked
+# with systemd-analyze and tbrd is started as the unit starts it: as the user tbrd with CAP_NET_ADMIN
+# alone, on the system bus with the policy the package installed.
+set -euo pipefail
+dir=${1:?usage: check-deb.sh DIR}
+[ "$(id -u)" -eq 0 ] || { echo "check-deb.sh installs packages: run it as root" >&2; exit 1; }
+tbrd_deb=$(ls "$dir"/tbrd_*.deb | tail -1)
+sim_deb=$(ls "$dir"/otbr-sim_*.deb | tail -1)
+fail() { echo "check-deb: $*" >&2; exit 1; }
+step() { echo "check-deb: $*"; }
+
+bus_pid="" ; sim_pid="" ; tbrd_pid="" ; made_policy=""
+cleanup() {
+  [ -n "$tbrd_pid" ] && kill "$tbrd_pid" 2>/dev/null || true
+  [ -n "$sim_pid" ] && kill "$sim_pid" 2>/dev/null || true
+  [ -n "$bus_pid" ] && kill "$bus_pid" 2>/dev/null || true
+  [ -n "$made_policy" ] && rm -f "$made_policy"
+  userdel tbrd-reader 2>/dev/null || true
+  return 0
+}
+trap cleanup EXIT
+
+# A system bus runs before the package comes, as on a real host: the package must make it read the
+# policy again once the user and groups exist.
+if [ ! -d /run/systemd/system ]; then
+  if ! busctl --system status > /dev/null 2>&1; then
+    mkdir -p /run/dbus && rm -f /run/dbus/system_bus_socket
+    dbus-daemon --system --nofork --nopidfile > /tmp/check-deb-bus.log 2>&1 & bus_pid=$!
+    for _ in $(seq 100); do busctl --system status > /dev/null 2>&1 && break; sleep 0.1; done
+  fi
+  if [ ! -e /etc/dbus-1/system.d/otbr-agent.conf ]; then
+    # otbr-agent's own policy, as ot-br-posix installs it: only root owns and calls its names.
+    made_policy=/etc/dbus-1/system.d/otbr-agent.conf
+    cat > "$made_policy" <<'POLICY'
+<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+ "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+<busconfig>
+  <policy user="root">
+    <allow own_prefix="io.openthread.BorderRouter"/>
+    <allow send_interface="io.openthread.BorderRouter"/>
+    <allow send_interface="org.freedesktop.DBus.Properties"/>
+    <allow send_interface="org.freedesktop.DBus.Introspectable"/>
+  </policy>
+</busconfig>
+POLICY
+    busctl --system call org.freedesktop.DBus /org/freedesktop/DBus org.freedesktop.DBus ReloadConfig > /dev/null
+  fi
+fi
+
+step "installing $(basename "$tbrd_deb") and $(basename "$sim_deb") with apt-get"
+DEBIAN_FRONTEND=noninteractive apt-get install -y -q "$(realpath "$tbrd_deb")" "$(realpath "$sim_deb")" > /dev/null
+
+step "what the package installed"
+for f in /usr/sbin/tbrd /usr/bin/tbrctl /usr/bin/otbr-sim /usr/bin/matter-sim /lib/systemd/system/tbrd.service \
+         /usr/share/dbus-1/system.d/io.tbrd.conf /usr/lib/sysusers.d/tbrd.conf /etc/tbrd/tbrd.conf \
+         /usr/share/bash-completion/completions/tbrctl /usr/share/zsh/vendor-completions/_tbrctl \
+         /usr/share/fish/vendor_completions.d/tbrctl.fish /usr/share/doc/tbrd/copyright; do
+  [ -e "$f" ] || fail "missing $f"
+done
+for page in tbrctl.1 tbrd.8 tbrd.conf.5 otbr-sim.1 matter-sim.1; do
+  man -w "${page%.*}" > /dev/null 2>&1 || man -w "${page##*.}" "${page%.*}" > /dev/null || fail "no manual page $page"
+done
+dpkg-query -W -f='${Conffiles}\n' tbrd | grep -q /etc/tbrd/tbrd.conf || fail "/etc/tbrd/tbrd.conf is not a conffile"
+getent passwd tbrd > /dev/null || fail "no user tbrd"
+getent group tbrd > /dev/null && getent group tbrd-admin > /dev/null || fail "no group tbrd or tbrd-admin"
+
+step "every library tbrd and tbrctl open with dlopen is in .note.dlopen and in Depends"
+depends=$(dpkg-query -W -f='${Depends}' tbrd)
+for binary in /usr/sbin/tbrd /usr/bin/tbrctl; do
+  note=$(objcopy -O binary --only-section=.note.dlopen "$binary" /dev/stdout | tr -d '\0')
+  for soname in libdbus-1.so.3 libcrypto.so.3 libavahi-client.so.3; do
+    echo "$note" | grep -q "\"$soname\"" || fail "$binary: .note.dlopen does not name $soname"
+    package=$(dpkg -S "*/$soname" | cut -d: -f1 | head -1)
+    echo "$depends" | grep -q "$package" || fail "$soname comes from $package, which Depends does not name"
+  done
+done
+
+step "the unit: systemd-analyze security"
+exposure=$(systemd-analyze security --offline=yes /lib/systemd/system/tbrd.service 2>/dev/null \
+  | sed -n 's/.*Overall exposure level for tbrd.service: \([0-9.]*\).*/\1/p')
+[ -n "$exposure" ] || fail "systemd-analyze security gave no exposure level"
+awk -v e="$exposure" 'BEGIN { exit !(e <= 1.5) }' || fail "exposure $exposure is above 1.5"
+step "exposure $exposure"
+
+if [ -d /run/systemd/system ]; then
+  step "systemctl start tbrd"
+  systemctl start tbrd
+  systemctl is-active --quiet tbrd || fail "tbrd is not active: $(systemctl status tbrd --no-pager)"
+  tbrctl list > /dev/null || fail "tbrctl list failed as root"
+  systemctl stop tbrd
+else
+  step "no systemd here: tbrd as the unit runs it, on the system bus with the installed policy"
+  otbr-sim --bus system --interface wpan0 --dataset 0e080000000000010000000300000f35060004001fffe0020811111111222222220708fdad70bfe5aa15dd051000112233445566778899aabbccddeeff030e4f70656e54687265616444656d6f010212340410445f2b5ca6f2a93a55ce570a70efeecb0c0402a0f7f8 > /tmp/check-deb-sim.log 2>&1 & sim_pid=$!
+  install -d -m 0700 -o tbrd -g tbrd /var/lib/tbrd
+  setpriv --reuid=tbrd --regid=tbrd --init-groups --inh-caps=-all,+net_admin --ambient-caps=-all,+net_admin \
+    --bounding-set=-all,+net_admin -- /usr/sbin/tbrd --bus system --state-dir /var/lib/tbrd --config /etc/tbrd/tbrd.conf \
+    > /tmp/check-deb-tbrd.log 2>&1 & tbrd_pid=$!
+  for _ in $(seq 300); do busctl --system status io.tbrd > /dev/null 2>&1 && break; sleep 0.1; done
+  busctl --system status io.tbrd > /dev/null 2>&1 || fail "tbrd did not take io.tbrd: $(cat /tmp/check-deb-tbrd.log)"
+  for _ in $(seq 300); do tbrctl --json list 2>/dev/null | grep -q '"online" : true' && break; sleep 0.1; done
+  tbrctl --json list | grep -q '"online" : true' || fail "tbrd (as tbrd) does not reach otbr-agent: $(tbrctl list 2>&1)"
+  step "root: tbrctl list and epskc activate"
+  tbrctl epskc activate --duration 30 > /dev/null || fail "root cannot activate an ePSKc through tbrd"
+  tbrctl epskc deactivate > /dev/null
+  step "a member of group tbrd reads; changes are refused (77)"
+  useradd --system --no-create-home --groups tbrd tbrd-reader
+  setpriv --reuid=tbrd-reader --regid=tbrd-reader --init-groups -- tbrctl list > /dev/null || fail "group tbrd cannot list"
+  status=0; setpriv --reuid=tbrd-reader --regid=tbrd-reader --init-groups -- tbrctl epskc activate > /dev/null 2>&1 || status=$?
+  [ "$status" -eq 77 ] || fail "group tbrd: epskc activate exited $status, expected 77"
+  kill "$tbrd_pid"; wait "$tbrd_pid" || fail "tbrd did not stop cleanly"; tbrd_pid=""
+fi
+[ -f /var/lib/tbrd/tbrd.db ] || fail "no state database in /var/lib/tbrd"
+
+step "apt-get remove keeps the state and the configuration"
+DEBIAN_FRONTEND=noninteractive apt-get remove -y -q tbrd otbr-sim > /dev/null
+[ -f /var/lib/tbrd/tbrd.db ] || fail "remove dropped the state"
+[ -f /etc/tbrd/tbrd.conf ] || fail "remove dropped the configuration"
+[ ! -e /usr/sbin/tbrd ] || fail "remove left /usr/sbin/tbrd"
+
+step "apt-get purge drops them"
+DEBIAN_FRONTEND=noninteractive apt-get purge -y -q tbrd > /dev/null
+! dpkg-query -W -f='${Status}\n' tbrd otbr-sim 2>/dev/null | grep -q installed || fail "a package is still installed"
+for f in /var/lib/tbrd /etc/tbrd /usr/share/dbus-1/system.d/io.tbrd.conf /lib/systemd/system/tbrd.service /usr/bin/tbrctl; do
+  [ ! -e "$f" ] || fail "purge left $f"
+done
+step "ok"
