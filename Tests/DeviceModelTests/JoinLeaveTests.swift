@@ -90,7 +90,9 @@ import Testing
         let sameStamp = try OperationalDataset(bytes: otherDataset(activeTimestampSeconds: 1))
         try await withService(configure: { _, c in
             c.formed()
-            c.pendingDelay = .milliseconds(800)
+            // Shortened, but long enough that the pending dataset is still there to be read below on a
+            // loaded machine (800 ms was not: the read came after the move, ~1 run in 40 under stress-ng).
+            c.pendingDelay = .seconds(4)
         }) { env throws in
             let (_, mgmt) = try await env.management()
             let info = Recorder(mgmt.networkInfo.stream())
