@@ -45,7 +45,10 @@ let package = Package(
         .systemLibrary(
             name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]),
-        .systemLibrary(name: "CCurl", path: "Sources/CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        .systemLibrary(
+            // Headers only: libcurl is opened with dlopen on the first request (HTTP's LibCurl.swift), so
+            // pkg-config's -lcurl is not wanted; its headers are in the multiarch include directory.
+            name: "CCurl", path: "Sources/CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .systemLibrary(
             name: "CMicroHTTPD", path: "Sources/CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
         // Headers only: libavahi-client is opened with dlopen on first use (MDNS's Avahi.swift), and no

@@ -5,6 +5,7 @@ import Synchronization
 /// on a Dispatch queue of its own, never on Swift's cooperative pool). One owner per handle: the handle
 /// and its header list are freed when the transfer is.
 final class CurlTransfer {
+    private let curl: LibCurl.API
     private let handle: UnsafeMutableRawPointer
     private var headers: UnsafeMutablePointer<curl_slist>?
     /// What the server sent so far, and whether it passed the bound.
@@ -17,66 +18,67 @@ final class CurlTransfer {
     /// Set from another thread to stop the transfer at libcurl's next progress callback.
     let cancelled = Atomic<Bool>(false)
 
-    /// libcurl's process-wide set-up, once (thread-safe since libcurl 7.84; Debian 12 has 7.88).
-    private static let initialised: Bool = curl_global_init(Int(CURL_GLOBAL_DEFAULT)) == CURLE_OK
-
-    /// A transfer of `request` bounded by `timeout` and `maximumBytes`; nil when libcurl cannot make a handle.
-    init?(_ request: HTTPRequest, timeout: Duration, maximumBytes: Int) {
-        guard Self.initialised, let handle = curl_easy_init() else { return nil }
+    /// A transfer of `request` bounded by `timeout` and `maximumBytes`.
+    /// - Throws: ``LibCurlError`` when libcurl cannot be loaded or cannot make a handle.
+    init(_ request: HTTPRequest, timeout: Duration, maximumBytes: Int) throws(LibCurlError) {
+        let curl = try LibCurl.api.get()
+        guard let handle = curl.easyInit() else { throw LibCurlError(description: "libcurl could not start a transfer") }
+        self.curl = curl
         self.handle = handle
         self.maximumBytes = maximumBytes
         configure(request, timeout: timeout)
     }
 
     deinit {
-        curl_easy_cleanup(handle)
-        curl_slist_free_all(headers)
+        curl.easyCleanup(handle)
+        curl.slistFreeAll(headers)
     }
 
     private func configure(_ request: HTTPRequest, timeout: Duration) {
-        tbrd_curl_set_string(handle, CURLOPT_URL, request.url.description)
+        let setopt = curl.setopt
+        tbrd_curl_set_string(setopt, handle, CURLOPT_URL, request.url.description)
         // http and https only, no redirects, no proxies from the environment, no signals (threads).
-        tbrd_curl_set_string(handle, CURLOPT_PROTOCOLS_STR, "http,https")
-        tbrd_curl_set_long(handle, CURLOPT_FOLLOWLOCATION, 0)
-        tbrd_curl_set_string(handle, CURLOPT_PROXY, "")
-        tbrd_curl_set_long(handle, CURLOPT_NOSIGNAL, 1)
+        tbrd_curl_set_string(setopt, handle, CURLOPT_PROTOCOLS_STR, "http,https")
+        tbrd_curl_set_long(setopt, handle, CURLOPT_FOLLOWLOCATION, 0)
+        tbrd_curl_set_string(setopt, handle, CURLOPT_PROXY, "")
+        tbrd_curl_set_long(setopt, handle, CURLOPT_NOSIGNAL, 1)
         // https verifies the peer's certificate and name (libcurl's defaults, stated).
-        tbrd_curl_set_long(handle, CURLOPT_SSL_VERIFYPEER, 1)
-        tbrd_curl_set_long(handle, CURLOPT_SSL_VERIFYHOST, 2)
+        tbrd_curl_set_long(setopt, handle, CURLOPT_SSL_VERIFYPEER, 1)
+        tbrd_curl_set_long(setopt, handle, CURLOPT_SSL_VERIFYHOST, 2)
         let ms = Int(timeout.components.seconds) * 1000 + Int(timeout.components.attoseconds / 1_000_000_000_000_000)
-        tbrd_curl_set_long(handle, CURLOPT_TIMEOUT_MS, max(1, ms))
-        tbrd_curl_set_long(handle, CURLOPT_CONNECTTIMEOUT_MS, max(1, ms))
-        tbrd_curl_set_string(handle, CURLOPT_CUSTOMREQUEST, request.method)
-        if request.method == "GET" { tbrd_curl_set_long(handle, CURLOPT_HTTPGET, 1) }
+        tbrd_curl_set_long(setopt, handle, CURLOPT_TIMEOUT_MS, max(1, ms))
+        tbrd_curl_set_long(setopt, handle, CURLOPT_CONNECTTIMEOUT_MS, max(1, ms))
+        tbrd_curl_set_string(setopt, handle, CURLOPT_CUSTOMREQUEST, request.method)
+        if request.method == "GET" { tbrd_curl_set_long(setopt, handle, CURLOPT_HTTPGET, 1) }
         if let body = request.body {
             // libcurl copies the bytes (COPYPOSTFIELDS); an empty body still needs a valid pointer.
             let bytes = body.isEmpty ? [0] : body
             bytes.withUnsafeBufferPointer { buffer in
-                buffer.withMemoryRebound(to: CChar.self) { _ = tbrd_curl_set_body(handle, $0.baseAddress, body.count) }
+                buffer.withMemoryRebound(to: CChar.self) { _ = tbrd_curl_set_body(setopt, handle, $0.baseAddress, body.count) }
             }
         }
-        for (name, value) in request.headers { headers = curl_slist_append(headers, "\(name): \(value)") }
+        for (name, value) in request.headers { headers = curl.slistAppend(headers, "\(name): \(value)") }
         // No "Expect: 100-continue" round trip for a body.
-        headers = curl_slist_append(headers, "Expect:")
-        tbrd_curl_set_slist(handle, CURLOPT_HTTPHEADER, headers)
+        headers = curl.slistAppend(headers, "Expect:")
+        tbrd_curl_set_slist(setopt, handle, CURLOPT_HTTPHEADER, headers)
         let context = Unmanaged.passUnretained(self).toOpaque()
-        tbrd_curl_set_data_callback(handle, CURLOPT_WRITEFUNCTION) { data, size, count, context in
+        tbrd_curl_set_data_callback(setopt, handle, CURLOPT_WRITEFUNCTION) { data, size, count, context in
             let transfer = Unmanaged<CurlTransfer>.fromOpaque(context!).takeUnretainedValue()
             return transfer.received(data, size * count)
         }
-        tbrd_curl_set_pointer(handle, CURLOPT_WRITEDATA, context)
-        tbrd_curl_set_data_callback(handle, CURLOPT_HEADERFUNCTION) { data, size, count, context in
+        tbrd_curl_set_pointer(setopt, handle, CURLOPT_WRITEDATA, context)
+        tbrd_curl_set_data_callback(setopt, handle, CURLOPT_HEADERFUNCTION) { data, size, count, context in
             let transfer = Unmanaged<CurlTransfer>.fromOpaque(context!).takeUnretainedValue()
             transfer.header(data, size * count)
             return size * count
         }
-        tbrd_curl_set_pointer(handle, CURLOPT_HEADERDATA, context)
-        tbrd_curl_set_long(handle, CURLOPT_NOPROGRESS, 0)
-        tbrd_curl_set_progress_callback(handle) { context, _, _, _, _ in
+        tbrd_curl_set_pointer(setopt, handle, CURLOPT_HEADERDATA, context)
+        tbrd_curl_set_long(setopt, handle, CURLOPT_NOPROGRESS, 0)
+        tbrd_curl_set_progress_callback(setopt, handle) { context, _, _, _, _ in
             let transfer = Unmanaged<CurlTransfer>.fromOpaque(context!).takeUnretainedValue()
             return transfer.cancelled.load(ordering: .relaxed) ? 1 : 0
         }
-        tbrd_curl_set_pointer(handle, CURLOPT_XFERINFODATA, context)
+        tbrd_curl_set_pointer(setopt, handle, CURLOPT_XFERINFODATA, context)
     }
 
     private func received(_ data: UnsafeMutablePointer<CChar>?, _ count: Int) -> Int {
@@ -109,10 +111,10 @@ final class CurlTransfer {
     /// Runs the transfer to its end.
     /// - Returns: the status code, or the failure in words for ``HTTPClient``.
     func perform() -> Result<Int, CurlFailure> {
-        let code = curl_easy_perform(handle)
-        guard code == CURLE_OK else { return .failure(CurlFailure(code: Int(code.rawValue), message: String(cString: curl_easy_strerror(code)))) }
+        let code = curl.easyPerform(handle)
+        guard code == CURLE_OK else { return .failure(CurlFailure(code: Int(code.rawValue), message: curl.easyStrerror(code).map { String(cString: $0) } ?? "libcurl error \(code.rawValue)")) }
         var status = 0
-        tbrd_curl_response_code(handle, &status)
+        tbrd_curl_response_code(curl.getinfo, handle, &status)
         return .success(status)
     }
 

@@ -24,8 +24,9 @@ public struct HTTPClient: Sendable {
     ///   `tls`, `protocolViolation`, `cancelled`.
     public func send(_ request: HTTPRequest) async throws(HTTPError) -> HTTPResponse {
         let url = request.url
-        guard let transfer = CurlTransfer(request, timeout: timeout, maximumBytes: maximumResponseBytes) else {
-            throw HTTPError(.protocolViolation, "\(request.method) \(url): libcurl could not start a transfer")
+        let transfer: CurlTransfer
+        do { transfer = try CurlTransfer(request, timeout: timeout, maximumBytes: maximumResponseBytes) } catch {
+            throw HTTPError(.protocolViolation, "\(request.method) \(url): \(error)")
         }
         let box = TransferBox(transfer)
         let outcome: Result<HTTPResponse, HTTPError> = await withTaskCancellationHandler {
