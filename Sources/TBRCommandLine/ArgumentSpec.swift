@@ -94,4 +94,14 @@ public struct ArgumentSpec: Sendable, Equatable {
         case .positional: valueName
         }
     }
+
+    /// The help text with what the declaration adds to it: required, repeatable, the default. Help
+    /// screens and manual pages show this.
+    var annotatedHelp: String {
+        var text = help
+        if isRequired, kind == .option { text += " (required)" }
+        if isRepeatable { text += kind == .option ? " (repeatable)" : " (one or more)" }
+        if let defaultValue { text += " (default: \(defaultValue))" }
+        return text
+    }
 }

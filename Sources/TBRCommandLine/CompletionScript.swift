@@ -115,7 +115,7 @@ struct ShellTables {
             }
 
             \(p)() {
-                local cur prev words cword key
+                local cur prev words cword key subs
                 if declare -F _get_comp_words_by_ref >/dev/null 2>&1; then
                     _get_comp_words_by_ref -n =: cur prev words cword
                 else
@@ -125,12 +125,13 @@ struct ShellTables {
                 fi
             \(walk(words: "words", first: 1, current: "cword"))
                 COMPREPLY=()
+                subs="$(\(p)_subcommands "$cmdpath")"
                 if (( skip )); then
                     \(p)_reply "$(\(p)_value "${words[cword - 1]}")" "${words[0]}"
                 elif [[ "$cur" == -?* ]]; then
                     COMPREPLY=($(compgen -W "$(\(p)_options "$cmdpath")" -- "$cur"))
-                elif [[ -n "$(\(p)_subcommands "$cmdpath")" ]] && (( npos == 0 )); then
-                    COMPREPLY=($(compgen -W "$(\(p)_subcommands "$cmdpath")" -- "$cur"))
+                elif [[ -n "$subs" ]] && (( npos == 0 )); then
+                    COMPREPLY=($(compgen -W "$subs" -- "$cur"))
                 else
                     key="$(\(p)_positional "$cmdpath:$npos")"
                     [[ -n "$key" ]] && \(p)_reply "$key" "${words[0]}"
@@ -160,14 +161,15 @@ struct ShellTables {
             }
 
             \(p)() {
-                local cur="${words[CURRENT]}" key
+                local cur="${words[CURRENT]}" key subs
             \(walk(words: "words", first: 2, current: "CURRENT"))
+                subs="$(\(p)_subcommands "$cmdpath")"
                 if (( skip )); then
                     \(p)_reply "$(\(p)_value "${words[CURRENT - 1]}")" "${words[1]}"
                 elif [[ "$cur" == -?* ]]; then
                     compadd -- ${=$(\(p)_options "$cmdpath")}
-                elif [[ -n "$(\(p)_subcommands "$cmdpath")" ]] && (( npos == 0 )); then
-                    compadd -- ${=$(\(p)_subcommands "$cmdpath")}
+                elif [[ -n "$subs" ]] && (( npos == 0 )); then
+                    compadd -- ${=subs}
                 else
                     key="$(\(p)_positional "$cmdpath:$npos")"
                     [[ -n "$key" ]] && \(p)_reply "$key" "${words[1]}"

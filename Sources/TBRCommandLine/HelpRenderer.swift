@@ -21,7 +21,7 @@ struct HelpRenderer {
 
         var sections = ["OVERVIEW: " + configuration.abstract]
         if let discussion = configuration.discussion { sections.append(Self.paragraphs(discussion)) }
-        sections.append(Self.fill(["USAGE:"] + usage(), width: Self.width, indent: 7).joined(separator: "\n"))
+        sections.append(TextFill.lines(["USAGE:"] + usage(), width: Self.width, indent: 7).joined(separator: "\n"))
         if !positionals.isEmpty { sections.append(Self.table("ARGUMENTS", positionals.map(Self.row))) }
         sections.append(Self.table("OPTIONS", options))
         if !inherited.isEmpty { sections.append(Self.table("GLOBAL OPTIONS", inherited.map(Self.row))) }
@@ -54,17 +54,13 @@ struct HelpRenderer {
     private static func row(_ spec: ArgumentSpec) -> (String, String) {
         var left = spec.kind == .positional ? spec.valueName : spec.usageForm
         if let short = spec.shortName { left = "-\(short), " + left }
-        var help = spec.help
-        if spec.isRequired, spec.kind == .option { help += " (required)" }
-        if spec.isRepeatable { help += spec.kind == .option ? " (repeatable)" : " (one or more)" }
-        if let value = spec.defaultValue { help += " (default: \(value))" }
-        return (left, help)
+        return (left, spec.annotatedHelp)
     }
 
     private static func table(_ title: String, _ rows: [(String, String)]) -> String {
         var lines = [title + ":"]
         for (left, help) in rows {
-            let wrapped = wrap(help, width: width - column)
+            let wrapped = TextFill.lines(of: help, width: width - column)
             let first = wrapped.first ?? ""
             if left.count + 2 <= column - 2 {
                 lines.append("  " + left + String(repeating: " ", count: column - 2 - left.count) + first)
@@ -81,28 +77,7 @@ struct HelpRenderer {
     private static func paragraphs(_ text: String) -> String {
         text.split(separator: "\n\n", omittingEmptySubsequences: true).map { paragraph in
             if paragraph.split(separator: "\n").contains(where: { $0.hasPrefix(" ") }) { return String(paragraph) }
-            return wrap(String(paragraph), width: width).joined(separator: "\n")
+            return TextFill.lines(of: String(paragraph), width: width).joined(separator: "\n")
         }.joined(separator: "\n\n")
-    }
-
-    /// `words` joined by spaces into lines of at most `width` characters (a longer word gets a line of
-    /// its own); lines after the first start with `indent` spaces.
-    static func fill(_ words: [String], width: Int, indent: Int = 0) -> [String] {
-        var lines: [String] = []
-        var line: String?
-        for word in words {
-            if let current = line, current.count + 1 + word.count <= width {
-                line = current + " " + word
-            } else {
-                if let current = line { lines.append(current) }
-                line = (lines.isEmpty ? "" : String(repeating: " ", count: indent)) + word
-            }
-        }
-        if let line { lines.append(line) }
-        return lines
-    }
-
-    private static func wrap(_ text: String, width: Int) -> [String] {
-        fill(text.split(whereSeparator: { $0 == " " || $0 == "\n" }).map(String.init), width: width)
     }
 }

@@ -54,7 +54,7 @@ struct ManualRenderer {
 
     /// The usage line of the command at the end of `path`, filled to the page width.
     private static func usage(_ path: [any ParsableCommand.Type]) -> String {
-        let lines = HelpRenderer.fill(HelpRenderer(path: path).usage(), width: 78, indent: 4)
+        let lines = TextFill.lines(HelpRenderer(path: path).usage(), width: 78, indent: 4)
         return ".PP\n.nf\n" + lines.map(Roff.escape).joined(separator: "\n") + "\n.fi"
     }
 
@@ -81,12 +81,7 @@ struct ManualRenderer {
     }
 
     private static func describe(_ spec: ArgumentSpec) -> String {
-        var text = spec.help
-        if spec.isRequired, spec.kind == .option { text += " (required)" }
-        if spec.isRepeatable { text += spec.kind == .option ? " (repeatable)" : " (one or more)" }
-        if let value = spec.defaultValue { text += " (default: \(value))" }
-        if spec.isGlobal { text += " Applies to every command below." }
-        return text
+        spec.annotatedHelp + (spec.isGlobal ? " Applies to every command below." : "")
     }
 }
 

@@ -143,16 +143,6 @@ extension DaemonConfiguration {
 
     /// `text` as `# ` comment lines of at most 100 characters.
     private static func comment(_ text: String) -> String {
-        var lines: [String] = []
-        var line = "#"
-        for word in text.split(separator: " ") {
-            if line.count + 1 + word.count > 100, line != "#" {
-                lines.append(line)
-                line = "#"
-            }
-            line += " " + word
-        }
-        lines.append(line)
-        return lines.joined(separator: "\n")
+        TextFill.lines(of: text, width: 98).map { "# " + $0 }.joined(separator: "\n")
     }
 }
