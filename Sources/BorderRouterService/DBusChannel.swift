@@ -155,6 +155,10 @@ struct DBusChannel: RouterChannel {
         return stream
     }
 
+    func meshTopology() async throws(RouterCallError) -> MeshTopology {
+        MeshTopology(tables: try await call { () throws(AgentError) in try await agent.readMeshTables() })
+    }
+
     // MARK: errors
 
     private func call<T>(_ body: () async throws(AgentError) -> T) async throws(RouterCallError) -> T {

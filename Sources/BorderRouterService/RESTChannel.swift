@@ -201,6 +201,21 @@ actor RESTChannel: RouterChannel {
         return stream
     }
 
+    /// The router itself, from `GET /node`: REST has no neighbour table.
+    func meshTopology() async throws(RouterCallError) -> MeshTopology {
+        let node = try await call("GET /node") { () throws(RESTAgentError) in try await rest.node() }
+        guard let address = node.extendedAddress.flatMap(ExtendedAddress.init) else {
+            throw RouterCallError(
+                code: .failed, reason: "\(agentName) did not say its extended address",
+                description: "GET /node on \(rest.base) failed: no extAddress")
+        }
+        let rloc16 = node.rloc16.flatMap { UInt16($0.dropFirst(2), radix: 16) } ?? 0xFFFE
+        let tables = MeshTables(
+            role: node.role, extAddress: address, rloc16: rloc16, leaderData: nil, neighbors: [], children: [],
+            onMeshPrefixes: [], externalRoutes: [])
+        return MeshTopology(tables: tables)
+    }
+
     // MARK: errors
 
     private func call<T>(_ operation: String, _ body: () async throws(RESTAgentError) -> T) async throws(RouterCallError) -> T {

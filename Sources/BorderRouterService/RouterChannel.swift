@@ -34,6 +34,8 @@ protocol RouterChannel: Sendable {
     func internetAccess() async throws(RouterCallError) -> ThreadNetworkCapabilitiesTrait.InternetAccessOption
     /// The agent's software version.
     func softwareVersion() async throws(RouterCallError) -> String
+    /// The mesh as the agent sees it now, every table read fresh.
+    func meshTopology() async throws(RouterCallError) -> MeshTopology
 
     /// Starts a key of `lifetime`; with `readingFirst`, reads the ePSKc evidence first, in the same round
     /// trip where the transport allows (the agent answers the read before it starts the key).

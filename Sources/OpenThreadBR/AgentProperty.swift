@@ -69,6 +69,8 @@ extension AgentProperty where Value == UInt16 {
     public static var threadVersion: Self { Self("ThreadVersion") }
     /// `Rloc16` (q). 0xFFFE when not attached.
     public static var rloc16: Self { Self("Rloc16") }
+    /// `CcaFailureRate` (q): the share of clear-channel assessments that failed, 0xFFFF = 100 %.
+    public static var ccaFailureRate: Self { Self("CcaFailureRate") }
 }
 
 extension AgentProperty where Value == [UInt8] {

@@ -2,6 +2,7 @@
 import DeviceModel
 import Firewall
 import TBRTestKit
+import TBRFoundation
 import Testing
 
 typealias Option = ThreadNetworkSettingsTrait.InternetAccessOption

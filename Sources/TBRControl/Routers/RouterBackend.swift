@@ -1,3 +1,4 @@
+import OpenThreadBR
 import TBRCommandLine
 import TBRFoundation
 
@@ -33,6 +34,9 @@ protocol RouterBackend: Sendable {
 
     /// Makes `router` leave and forget its network; returns when its otbr-agent is back.
     func leaveNetwork(on router: RouterRef) async throws
+
+    /// The mesh around `router`: its partition, network data and every node it knows, read fresh.
+    func meshTopology(of router: RouterRef) async throws -> MeshTopology
 
     /// The active (or pending) dataset of `router` as TLVs; nil when it has none.
     func dataset(of router: RouterRef, pending: Bool) async throws -> [UInt8]?

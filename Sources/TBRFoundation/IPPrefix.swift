@@ -29,6 +29,11 @@ public struct IPv6Prefix: Hashable, Sendable, Comparable, CustomStringConvertibl
         self.init(address: address, length: length)
     }
 
+    /// Whether `other` lies inside this prefix (it is as long or longer and starts with these bits).
+    public func contains(_ other: IPv6Prefix) -> Bool {
+        other.length >= length && Self.masked(other.bytes, length) == bytes
+    }
+
     /// Whether this prefix is link-local (`fe80::/10`).
     public var isLinkLocal: Bool { bytes[0] == 0xFE && bytes[1] & 0xC0 == 0x80 }
 

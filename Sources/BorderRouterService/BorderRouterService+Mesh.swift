@@ -1,0 +1,28 @@
+public import DeviceModel
+public import OpenThreadBR
+import TBRFoundation
+
+extension BorderRouterService {
+    /// How long reading a router's mesh may take before it fails (the default of 5 s).
+    public static let meshReadLimit: Duration = .seconds(5)
+
+    /// Router `id`'s mesh, every table read fresh from its agent within `limit`.
+    /// - Throws: ``DeviceModel/HomeError``: `notFound`, `unavailable` when the agent does not answer (in
+    ///   time), the agent's error otherwise.
+    public func meshTopology(of id: DeviceID, within limit: Duration = meshReadLimit) async throws(HomeError) -> MeshTopology {
+        guard let router = routers[id] else { throw HomeError(.notFound, "there is no border router with the id \(id)") }
+        let channel = router.channel
+        let outcome: TimeLimit.Outcome<MeshTopology>
+        do {
+            outcome = try await TimeLimit.run(limit, clock: clock) { try await channel.meshTopology() }
+        } catch let error as RouterCallError {
+            throw error.homeError("reading the mesh", on: id)
+        } catch {
+            throw HomeError(.failed, "reading the mesh of \(id) was cancelled")
+        }
+        guard case .finished(let topology) = outcome else {
+            throw HomeError(.unavailable, "reading the mesh of \(id) failed: \(channel.agentName) did not answer within \(limit)")
+        }
+        return topology
+    }
+}

@@ -1,0 +1,128 @@
+import OpenThreadBR
+
+extension MeshView {
+    /// The text form: the partition, the network data, and the nodes as a tree a person reads at a glance.
+    func render() -> String {
+        var lines: [String] = []
+        if let partition = topology.partitionID, let leader = topology.leaderRouterID {
+            lines.append("Mesh of \(router): partition \(Self.hex32(partition)), leader router \(leader)")
+        } else {
+            lines.append("Mesh of \(router): not attached to a Thread network")
+        }
+        if !topology.onMeshPrefixes.isEmpty || !topology.externalRoutes.isEmpty {
+            lines.append("")
+            lines.append("Network data")
+            for p in topology.onMeshPrefixes {
+                let omr = p.isOMR ? "  OMR" : ""
+                lines.append(
+                    "  on-mesh prefix  \(p.prefix)\(omr)  from \(MeshNode.hex(p.rloc16)), \(p.preference.rawValue) preference"
+                        + "  [\(Self.flags(of: p).joined(separator: " "))]")
+            }
+            for r in topology.externalRoutes {
+                lines.append(
+                    "  external route  \(r.prefix)  from \(MeshNode.hex(r.rloc16)), \(r.preference.rawValue) preference"
+                        + (r.stable ? "  [stable]" : ""))
+            }
+        }
+        let counts = Dictionary(grouping: topology.nodes, by: \.role).mapValues(\.count)
+        lines.append("")
+        lines.append(
+            "Nodes: \(counts[.leader] ?? 0) leader, \(counts[.router] ?? 0) routers, \(counts[.child] ?? 0) children"
+                + (topology.nodes.contains { $0.source == .diagnostics } ? " (* reported by network diagnostics)" : ""))
+        let rows = tree()
+        for (k, row) in rows.enumerated() {
+            lines.append(Self.indent(rows, at: k) + describe(row.node))
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// `├── `, `│   └── ` and so on, from the depths of the rows after row `k`.
+    private static func indent(_ rows: [(depth: Int, node: MeshNode)], at k: Int) -> String {
+        let depth = rows[k].depth
+        guard depth > 0 else { return "" }
+        var text = ""
+        for level in 1...depth {
+            // Whether another row at `level` follows before the tree climbs above it.
+            var more = false
+            for later in rows[(k + 1)...] {
+                if later.depth < level { break }
+                if later.depth == level {
+                    more = true
+                    break
+                }
+            }
+            if level == depth { text += more ? "├── " : "└── " } else { text += more ? "│   " : "    " }
+        }
+        return text
+    }
+
+    private func describe(_ n: MeshNode) -> String {
+        var parts = ["\(n.extAddress)  \(n.rloc16Text)"]
+        switch n.role {
+        case .leader: parts.append("leader, router \(n.routerID.map(String.init) ?? "-")")
+        case .router: parts.append("router \(n.routerID.map(String.init) ?? "-")")
+        case .child: parts.append("child")
+        }
+        if n.role == .child, let mode = n.mode {
+            parts.append((mode.rxOnWhenIdle ? "rx-on" : "sleepy") + " " + (mode.fullThreadDevice ? "FTD" : "MTD"))
+        }
+        if let timeout = n.timeout { parts.append("timeout \(timeout) s") }
+        if n.linkQualityIn != nil || n.linkQualityOut != nil {
+            parts.append("link quality in \(n.linkQualityIn.map(String.init) ?? "-"), out \(n.linkQualityOut.map(String.init) ?? "-")")
+        }
+        if let age = n.age { parts.append("heard \(age) s ago") }
+        if n.source == .self { parts.append("(this border router)") }
+        if n.source == .diagnostics { parts.append("*") }
+        return parts.joined(separator: "  ")
+    }
+
+    /// The Graphviz form (`dot -Tsvg`): each node labelled with its extended address and RLOC16, the border
+    /// router a double octagon, routers ellipses (the leader bold), children boxes (sleepy ones dashed);
+    /// router links and child links labelled with their link quality.
+    func dot() -> String {
+        var lines = ["graph \"thread-mesh\" {", "  label=\"\(Self.escape("Thread mesh of \(router)"))\";", "  node [fontname=\"monospace\"];"]
+        var byRloc: [UInt16: MeshNode] = [:]
+        for n in topology.nodes where n.role != .child { byRloc[n.rloc16] = n }
+        for n in topology.nodes {
+            var attributes = ["label=\"\(n.extAddress)\\n\(n.rloc16Text)\""]
+            switch (n.source, n.role) {
+            case (.self, _): attributes.append("shape=doubleoctagon")
+            case (_, .child): attributes.append("shape=box")
+            default: attributes.append("shape=ellipse")
+            }
+            if n.role == .leader { attributes.append("style=bold") }
+            if n.role == .child, n.mode?.rxOnWhenIdle == false { attributes.append("style=dashed") }
+            if n.source == .diagnostics { attributes.append("color=gray40") }
+            lines.append("  \"\(n.extAddress)\" [\(attributes.joined(separator: ", "))];")
+        }
+        var drawn: Set<[UInt16]> = []
+        for n in topology.nodes where n.role != .child {
+            for l in n.links {
+                guard let other = byRloc[l.rloc16], drawn.insert([n.rloc16, l.rloc16].sorted()).inserted else { continue }
+                let label = "LQ in \(l.linkQualityIn.map(String.init) ?? "?") / out \(l.linkQualityOut.map(String.init) ?? "?")"
+                lines.append("  \"\(n.extAddress)\" -- \"\(other.extAddress)\" [label=\"\(label)\"];")
+            }
+        }
+        for n in topology.nodes where n.role == .child {
+            guard let parent = n.parent else { continue }
+            let label = n.linkQualityIn.map { "LQ \($0)" } ?? ""
+            lines.append("  \"\(parent)\" -- \"\(n.extAddress)\" [label=\"\(label)\", style=dotted];")
+        }
+        lines.append("}")
+        return lines.joined(separator: "\n")
+    }
+
+    private static func hex32(_ value: UInt32) -> String {
+        let digits = String(value, radix: 16)
+        return "0x" + String(repeating: "0", count: 8 - digits.count) + digits
+    }
+
+    private static func escape(_ text: String) -> String {
+        var out = ""
+        for c in text {
+            if c == "\\" || c == "\"" { out.append("\\") }
+            out.append(c)
+        }
+        return out
+    }
+}
