@@ -26,3 +26,16 @@ extension BorderRouterService {
         return topology
     }
 }
+
+extension BorderRouterService {
+    /// What a diagnosis reads from router `id`'s agent besides its mesh; nil for an unknown router.
+    public func healthReadings(of id: DeviceID) async -> RouterHealth? {
+        guard let router = routers[id] else { return nil }
+        return await router.channel.healthReadings()
+    }
+
+    /// How router `id`'s agent is reached and where; nil for an unknown router.
+    public func transport(of id: DeviceID) -> (transport: RouterTransport, address: String)? {
+        routers[id].map { ($0.channel.transport, $0.channel.address) }
+    }
+}

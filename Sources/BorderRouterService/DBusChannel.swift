@@ -159,6 +159,32 @@ struct DBusChannel: RouterChannel {
         MeshTopology(tables: try await call { () throws(AgentError) in try await agent.readMeshTables() })
     }
 
+    func healthReadings() async -> RouterHealth {
+        async let rcp = reading(.otRcpVersion)
+        async let multiAil = reading(.multiAilDetected)
+        async let cca = reading(.ccaFailureRate)
+        async let nat64 = reading(.nat64State)
+        async let infra = reading(.infraLinkInfo)
+        let link = await infra
+        let name: Reading<String> =
+            switch link {
+            case .value(let info): .value(info.name)
+            case .unsupported(let why): .unsupported(why)
+            case .failed(let why): .failed(why)
+            }
+        return RouterHealth(
+            rcpVersion: await rcp, multiAilDetected: await multiAil, ccaFailureRate: await cca, nat64: await nat64, infraInterface: name)
+    }
+
+    private func reading<V: Sendable>(_ property: AgentProperty<V>) async -> Reading<V> {
+        do { return .value(try await agent.read(property)) } catch {
+            if Self.isMissing(error) || error.openThreadError == .notImplemented {
+                return .unsupported("\(agentName) does not have \(property.name) (\(error.reason))")
+            }
+            return .failed(error.description)
+        }
+    }
+
     // MARK: errors
 
     private func call<T>(_ body: () async throws(AgentError) -> T) async throws(RouterCallError) -> T {

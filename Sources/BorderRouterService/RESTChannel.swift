@@ -216,6 +216,10 @@ actor RESTChannel: RouterChannel {
         return MeshTopology(tables: tables)
     }
 
+    nonisolated func healthReadings() async -> RouterHealth {
+        .unsupported("otbr-agent's REST API does not report it")
+    }
+
     // MARK: errors
 
     private func call<T>(_ operation: String, _ body: () async throws(RESTAgentError) -> T) async throws(RouterCallError) -> T {

@@ -36,6 +36,8 @@ protocol RouterChannel: Sendable {
     func softwareVersion() async throws(RouterCallError) -> String
     /// The mesh as the agent sees it now, every table read fresh.
     func meshTopology() async throws(RouterCallError) -> MeshTopology
+    /// What a diagnosis reads besides the mesh (each value on its own: one failing getter spoils no other).
+    func healthReadings() async -> RouterHealth
 
     /// Starts a key of `lifetime`; with `readingFirst`, reads the ePSKc evidence first, in the same round
     /// trip where the transport allows (the agent answers the read before it starts the key).

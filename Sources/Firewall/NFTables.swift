@@ -32,7 +32,7 @@ public struct NFTables: HostFirewall {
 
     /// How tbrd's table reads back now.
     /// - Throws: ``FirewallError`` when `nft` cannot be run or fails for another reason than a missing table.
-    func snapshot() async throws(FirewallError) -> FirewallSnapshot {
+    public func snapshot() async throws(FirewallError) -> FirewallSnapshot {
         let result = try await run(["list", "table", "inet", "tbrd"], input: [])
         if result.status == 0 { return FirewallSnapshot(listing: result.stdout) }
         if result.stderr.contains("No such file or directory") { return FirewallSnapshot(listing: nil) }

@@ -22,7 +22,7 @@ struct RootCommand: CommandGroup {
         version: TBRControlMain.version,
         subcommands: [
             ListRouters.self, Info.self, Mesh.self, EPSKc.self, Network.self, Dataset.self, Structure.self, Router.self, Matter.self,
-            Discover.self, CompleteValues.self,
+            Discover.self, Doctor.self, CompleteValues.self,
         ],
         manual: ManualInfo(
             section: "1",

@@ -14,6 +14,7 @@ extension DaemonRuntime {
             API.interface,
             methods: [
                 method(API.listBorderRouters) { [self] _ in [try await self.listBorderRouters().dbusValue] },
+                method(API.diagnose) { [self] call in [try await self.diagnose(try call.argument(0)).dbusValue] },
                 method(API.findBorderRouter) { [self] call in
                     [.objectPath(Self.routerPath(try await self.resolve(try call.argument(0))))]
                 },

@@ -1,3 +1,4 @@
+import BorderAgentDiscovery
 import BorderRouterService
 import DBus
 import DeviceModel
@@ -43,6 +44,8 @@ actor DaemonRuntime {
     var exportedStructures: Set<StructureID> = []
     /// Whether `io.tbrd` has been taken (later routers are announced with `BorderRouterAdded`).
     var isPublished = false
+    /// The border agents mDNS showed last (for `Diagnose`); nil until avahi-daemon has answered.
+    var borderAgentsSeen: [BorderAgent]?
 
     private init(
         configuration: DaemonConfiguration, logger: Logger, clock: any TBRClock, store: TBRStore, connection: Connection,

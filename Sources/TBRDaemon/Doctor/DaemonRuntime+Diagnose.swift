@@ -1,0 +1,139 @@
+import BorderAgentDiscovery
+import BorderRouterService
+import DBus
+import DeviceModel
+import Firewall
+import HostNetwork
+import MeshCoP
+import OpenThreadBR
+import TBRDBusAPI
+import TBRFoundation
+
+extension DaemonRuntime {
+    /// How long the readings of one router may take in all.
+    static let diagnoseLimit: Duration = .seconds(5)
+
+    /// `Manager1.Diagnose(router)`: the doctor's checks of router `text` (empty: the only router) and of
+    /// this host.
+    func diagnose(_ text: String) async throws -> [DiagnosticRow] {
+        let id = try await diagnosedRouter(text)
+        let summary = try await summary(id)
+        async let host = hostFacts()
+        let router = await routerFacts(summary)
+        return Doctor.checks(router, host: await host).map {
+            DiagnosticRow(id: $0.id, status: $0.status.rawValue, message: $0.message, fix: $0.fix)
+        }
+    }
+
+    private func diagnosedRouter(_ text: String) async throws -> DeviceID {
+        guard text.isEmpty else { return try await resolve(text) }
+        let ids = await service.deviceIDs()
+        guard ids.count == 1, let only = ids.first else {
+            throw DaemonError.invalid(
+                ids.isEmpty ? "tbrd knows no border router" : "name the router to diagnose: \(ids.map(\.rawValue).joined(separator: ", "))")
+        }
+        return only
+    }
+
+    private func routerFacts(_ summary: BorderRouterSummary) async -> RouterFacts {
+        let id = summary.id
+        let service = self.service
+        var facts = RouterFacts(
+            id: id.rawValue, transport: summary.transport, address: summary.address, online: summary.isOnline, role: summary.role,
+            topology: .failed("not read"), dataset: .failed("not read"), health: .unsupportedEverywhere("not read"),
+            advertisedOMR: advertisedOMR(of: summary), policy: await policyFacts(id))
+        guard summary.isOnline else { return facts }
+        let outcome = try? await TimeLimit.run(Self.diagnoseLimit, clock: clock) {
+            async let topology = Self.reading { () throws(HomeError) in try await service.meshTopology(of: id) }
+            async let tlvs = Self.reading { () throws(HomeError) in try await service.datasetTLVs(of: id, pending: false) }
+            async let health = service.healthReadings(of: id)
+            return (await topology, await tlvs, await health)
+        }
+        guard case .finished(let (topology, tlvs, health))? = outcome else {
+            let late = Reading<Never>.failed("the agent did not answer within \(Self.diagnoseLimit)")
+            facts.topology = .failed(late.text)
+            facts.dataset = .failed(late.text)
+            facts.health = .unsupportedEverywhere(late.text, failed: true)
+            return facts
+        }
+        facts.topology = topology
+        if let role = topology.value?.nodes.first(where: { $0.source == .self }) { facts.role = facts.role ?? (role.role == .child ? .child : .router) }
+        switch tlvs {
+        case .value(let bytes?):
+            facts.dataset = (try? OperationalDataset(bytes: bytes)).map { .value($0) } ?? .failed("the active dataset does not decode")
+        case .value(nil): facts.dataset = .value(nil)
+        case .unsupported(let why): facts.dataset = .unsupported(why)
+        case .failed(let why): facts.dataset = .failed(why)
+        }
+        facts.health = health ?? .unsupportedEverywhere("the router is gone", failed: true)
+        return facts
+    }
+
+    private static func reading<V: Sendable>(_ body: () async throws(HomeError) -> V) async -> Reading<V> {
+        do { return .value(try await body()) } catch {
+            return error.code == .notSupported ? .unsupported(error.message) : .failed(error.message)
+        }
+    }
+
+    /// The OMR prefix in the `_meshcop._udp` TXT record of the router's Border Agent.
+    private func advertisedOMR(of summary: BorderRouterSummary) -> IPv6Prefix? {
+        guard let baID = summary.borderAgentID,
+            let agent = borderAgentsSeen?.first(where: { $0.txt.borderAgentID == baID }), let omr = agent.txt.omrPrefix,
+            omr.bytes.count <= 16
+        else { return nil }
+        return IPv6Prefix(address: omr.bytes + Array(repeating: 0, count: 16 - omr.bytes.count), length: Int(omr.length))
+    }
+
+    private func policyFacts(_ id: DeviceID) async -> PolicyFacts? {
+        guard let structure = try? await structures.structure(containing: id),
+            let settings = try? await structures.settings(of: structure.id)
+        else { return nil }
+        let status = (try? await structures.policyStatus(of: structure.id))?.first { $0.deviceID == id }
+        return PolicyFacts(structure: structure.name, option: settings.internetAccessOption, status: status)
+    }
+
+    private func hostFacts() async -> HostFacts {
+        let routes: Reading<[IPv6Route]>
+        do { routes = .value(try IPv6RouteTable.read()) } catch { routes = .failed(error.description) }
+        let threadInterfaces = Set(await service.routerSummaries().compactMap { $0.interfaceName?.rawValue })
+        var names = (routes.value ?? []).filter { $0.isDefault && !$0.flags.contains(.reject) }.compactMap(\.interface)
+        if names.isEmpty {
+            names = HostInterface.list().filter { $0.isUp && !$0.isLoopback }.map(\.name)
+        }
+        names = Array(Set(names).subtracting(threadInterfaces).subtracting(["lo"])).sorted()
+        let interfaces = names.map { name -> (name: String, settings: Reading<InterfaceIPv6Settings>) in
+            do { return (name, .value(try InterfaceIPv6Settings.read(interface: name))) } catch {
+                return (name, .failed(error.description))
+            }
+        }
+        let firewallOn = configuration.firewall == .nftables
+        var table: Reading<Bool> = .unsupported("firewall = off")
+        if firewallOn {
+            do { table = .value(try await NFTables(tool: configuration.nftPath).snapshot().listing != nil) } catch {
+                table = .failed(error.description)
+            }
+        }
+        let avahi = await mdns.isDaemonRunning
+        return HostFacts(
+            routes: routes, interfaces: interfaces, firewallEnabled: firewallOn, firewallTable: table, avahiRunning: avahi,
+            borderAgents: avahi ? borderAgentsSeen ?? [] : nil)
+    }
+}
+
+extension Reading {
+    /// The sentence of a reading without a value.
+    var text: String {
+        switch self {
+        case .value: "read"
+        case .unsupported(let why), .failed(let why): why
+        }
+    }
+}
+
+extension RouterHealth {
+    /// Every reading without a value, for the same reason.
+    static func unsupportedEverywhere(_ why: String, failed: Bool = false) -> RouterHealth {
+        func r<V>() -> Reading<V> { failed ? .failed(why) : .unsupported(why) }
+        return RouterHealth(rcpVersion: r(), multiAilDetected: r(), ccaFailureRate: r(), nat64: r(), infraInterface: r())
+    }
+}
