@@ -156,7 +156,7 @@ let package = Package(
             dependencies: [
                 "MDNS", "BorderAgentDiscovery", "MeshCoP", "DBus", "TBRDaemon", "BorderRouterService", "DeviceModel", "TBRTestKit",
             ], swiftSettings: strict),
-        .testTarget(name: "FirewallTests", dependencies: ["Firewall", "TBRTestKit"], swiftSettings: strict),
+        .testTarget(name: "FirewallTests", dependencies: ["Firewall", "TBRFoundation", "TBRTestKit"], swiftSettings: strict),
         .testTarget(
             name: "MatterCommissionerTests",
             dependencies: ["MatterCommissioner", "MatterOnboarding", "MeshCoP", "WebSocket", "TBRFoundation", "TBRTestKit"],
@@ -175,7 +175,7 @@ let package = Package(
             name: "DeviceModelTests",
             dependencies: [
                 "DeviceModel", "BorderRouterService", "OTBRSimulator", "OpenThreadBR", "DBus", "MeshCoP", "Firewall", "TBRTestKit",
-                "MatterOnboarding", "MatterCommissioner", "OpenThreadREST",
+                "MatterOnboarding", "MatterCommissioner", "OpenThreadREST", "TBRFoundation",
             ],
             swiftSettings: strict),
         .testTarget(

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
+public import TBRFoundation
 
 /// The on-link prefixes of one network interface: the prefixes of the addresses configured on it, as
 /// the kernel reports them (`getifaddrs(3)`), link-local IPv6 left out.

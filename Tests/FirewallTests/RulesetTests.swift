@@ -1,4 +1,5 @@
 import Firewall
+import TBRFoundation
 import Testing
 
 /// The nftables script tbrd feeds to `nft -f -`: one table of its own, replaced as a whole. (The
