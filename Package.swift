@@ -71,6 +71,10 @@ let package = Package(
         .target(name: "Store", dependencies: ["CSQLite", "TBRFoundation"], swiftSettings: strict),
         .target(name: "MDNS", dependencies: ["CAvahiClient", "TBRFoundation"], swiftSettings: strict),
         .target(name: "Firewall", dependencies: ["TBRFoundation"], swiftSettings: strict),
+        // What the host's IPv6 configuration says about reaching a Thread mesh: routes
+        // (/proc/net/ipv6_route), Router Advertisement settings (/proc/sys/net/ipv6/conf), interfaces
+        // (/sys/class/net); for tbrctl doctor.
+        .target(name: "HostNetwork", dependencies: ["TBRFoundation"], swiftSettings: strict),
         // HTTP requests through libcurl, for the REST clients of otbr-agents on other hosts.
         .target(name: "HTTP", dependencies: ["CCurl", "TBRFoundation"], swiftSettings: strict),
         // An HTTP server over libmicrohttpd, for the simulators' REST APIs (never linked into tbrd).
@@ -156,6 +160,7 @@ let package = Package(
             dependencies: [
                 "MDNS", "BorderAgentDiscovery", "MeshCoP", "DBus", "TBRDaemon", "BorderRouterService", "DeviceModel", "TBRTestKit",
             ], swiftSettings: strict),
+        .testTarget(name: "HostNetworkTests", dependencies: ["HostNetwork", "TBRFoundation", "TBRTestKit"], swiftSettings: strict),
         .testTarget(name: "FirewallTests", dependencies: ["Firewall", "TBRFoundation", "TBRTestKit"], swiftSettings: strict),
         .testTarget(
             name: "MatterCommissionerTests",
