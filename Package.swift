@@ -71,6 +71,10 @@ let package = Package(
         .target(name: "Store", dependencies: ["CSQLite", "TBRFoundation"], swiftSettings: strict),
         .target(name: "MDNS", dependencies: ["CAvahiClient", "TBRFoundation"], swiftSettings: strict),
         .target(name: "Firewall", dependencies: ["TBRFoundation"], swiftSettings: strict),
+        // What the host's IPv6 configuration says about reaching a Thread mesh: routes
+        // (/proc/net/ipv6_route), Router Advertisement settings (/proc/sys/net/ipv6/conf), interfaces
+        // (/sys/class/net); for tbrctl doctor.
+        .target(name: "HostNetwork", dependencies: ["TBRFoundation"], swiftSettings: strict),
         // HTTP requests through libcurl, for the REST clients of otbr-agents on other hosts.
         .target(name: "HTTP", dependencies: ["CCurl", "TBRFoundation"], swiftSettings: strict),
         // An HTTP server over libmicrohttpd, for the simulators' REST APIs (never linked into tbrd).
@@ -126,7 +130,7 @@ let package = Package(
             dependencies: [
                 "BorderRouterService", "DeviceModel", "OpenThreadBR", "Store", "DBus", "TBRDBusAPI", "MeshCoP", "Firewall",
                 "TBRLifecycle", "TBRCommandLine", "TBRFoundation", "MDNS", "BorderAgentDiscovery", "MatterCommissioner",
-                "MatterOnboarding", "WebSocket", "HTTP", "OpenThreadREST",
+                "MatterOnboarding", "WebSocket", "HTTP", "OpenThreadREST", "HostNetwork",
             ],
             swiftSettings: strict),
 
@@ -156,6 +160,7 @@ let package = Package(
             dependencies: [
                 "MDNS", "BorderAgentDiscovery", "MeshCoP", "DBus", "TBRDaemon", "BorderRouterService", "DeviceModel", "TBRTestKit",
             ], swiftSettings: strict),
+        .testTarget(name: "HostNetworkTests", dependencies: ["HostNetwork", "TBRFoundation", "TBRTestKit"], swiftSettings: strict),
         .testTarget(name: "FirewallTests", dependencies: ["Firewall", "TBRFoundation", "TBRTestKit"], swiftSettings: strict),
         .testTarget(
             name: "MatterCommissionerTests",
@@ -174,15 +179,15 @@ let package = Package(
         .testTarget(
             name: "DeviceModelTests",
             dependencies: [
-                "DeviceModel", "BorderRouterService", "OTBRSimulator", "OpenThreadBR", "DBus", "MeshCoP", "Firewall", "TBRTestKit", "TBRFoundation",
-                "MatterOnboarding", "MatterCommissioner", "OpenThreadREST",
+                "DeviceModel", "BorderRouterService", "OTBRSimulator", "OpenThreadBR", "DBus", "MeshCoP", "Firewall", "TBRTestKit",
+                "MatterOnboarding", "MatterCommissioner", "OpenThreadREST", "TBRFoundation",
             ],
             swiftSettings: strict),
         .testTarget(
             name: "TBRDaemonTests",
             dependencies: [
                 "TBRDaemon", "TBRDBusAPI", "DBus", "MeshCoP", "OpenThreadBR", "TBRFoundation", "TBRTestKit", "MatterCommissioner",
-                "MatterOnboarding", "WebSocket",
+                "MatterOnboarding", "WebSocket", "HostNetwork", "BorderRouterService", "BorderAgentDiscovery", "DeviceModel",
             ],
             swiftSettings: strict),
         .testTarget(

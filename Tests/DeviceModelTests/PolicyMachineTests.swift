@@ -1,6 +1,7 @@
 @testable import BorderRouterService
 import DeviceModel
 import Firewall
+import TBRFoundation
 import TBRTestKit
 import TBRFoundation
 import Testing

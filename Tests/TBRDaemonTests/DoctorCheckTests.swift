@@ -23,7 +23,7 @@ import Testing
         transport: RouterTransport = .dbus, key: [UInt8] = Array(1...16), health: RouterHealth = healthy, policy: PolicyFacts? = nil
     ) throws -> RouterFacts {
         var dataset = OperationalDataset()
-        dataset.networkKey = try #require(NetworkKey(bytes: key))
+        dataset.networkKey = NetworkKey(bytes: key)
         return RouterFacts(
             id: "wpan0", transport: transport, address: "io.openthread.BorderRouter.wpan0", online: true, role: .leader,
             topology: .value(topology()), dataset: .value(dataset), health: health, advertisedOMR: nil, policy: policy)
@@ -33,7 +33,15 @@ import Testing
         rcpVersion: .value("OPENTHREAD/rcp"), multiAilDetected: .value(false), ccaFailureRate: .value(0x0100),
         nat64: .value(.disabled), infraInterface: .value("eth0"))
 
-    static func host(routes: [IPv6Route], settings: InterfaceIPv6Settings? = nil, agents: [BorderAgent]? = []) -> HostFacts {
+    /// A border agent on network `name` with extended PAN ID `xp`, as mDNS would show it.
+    static func agent(_ name: String, xp: UInt8) -> BorderAgent {
+        let txt = MeshCoPTXTRecord(entries: [(key: "nn", value: Array(name.utf8)), (key: "xp", value: Array(repeating: xp, count: 8))])
+        return BorderAgent(instanceName: "BR \(name)", hostName: "br.local", addresses: [], port: 49154, txt: txt)
+    }
+
+    static func host(routes: [IPv6Route], settings: InterfaceIPv6Settings? = nil, agents: [BorderAgent]? = [agent("Home", xp: 1)])
+        -> HostFacts
+    {
         HostFacts(
             routes: .value(routes), interfaces: settings.map { [("eth0", .value($0))] } ?? [], firewallEnabled: false,
             firewallTable: .unsupported("off"), avahiRunning: agents != nil, borderAgents: agents)
@@ -101,6 +109,13 @@ import Testing
         let checks = Doctor.checks(try Self.router(policy: policy), host: Self.host(routes: []))
         #expect(Self.status(checks, "nat64") == .fail)
         #expect(Self.status(checks, "internet-access-policy") == .fail)
+    }
+
+    @Test func twoThreadNetworksInOneHomeAreReported() throws {
+        let two = Self.host(routes: [], agents: [Self.agent("Home", xp: 1), Self.agent("Home", xp: 1), Self.agent("Other", xp: 2)])
+        let check = try #require(Doctor.checks(try Self.router(), host: two).first { $0.id == "thread-networks" })
+        #expect(check.status == .warn)
+        #expect(check.message.contains("2 Thread networks") && check.message.contains("Other"))
     }
 
     @Test func anUnreachableAgentStopsTheRouterChecks() throws {

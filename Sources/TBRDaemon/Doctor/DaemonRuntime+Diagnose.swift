@@ -103,7 +103,7 @@ extension DaemonRuntime {
         names = Array(Set(names).subtracting(threadInterfaces).subtracting(["lo"])).sorted()
         let interfaces = names.map { name -> (name: String, settings: Reading<InterfaceIPv6Settings>) in
             do { return (name, .value(try InterfaceIPv6Settings.read(interface: name))) } catch {
-                return (name, .failed(error.description))
+                return (name, .failed("\(error)"))
             }
         }
         let firewallOn = configuration.firewall == .nftables
