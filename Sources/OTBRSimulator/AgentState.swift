@@ -8,6 +8,9 @@ struct PersistentState: Sendable {
     /// The stored Border Agent ID; nil after an erase, and a new random one is made at the next start.
     var borderAgentID: [UInt8]?
     var extendedAddress: UInt64
+    /// The routing manager's BR ULA prefix (`Settings::BrUlaPrefix`): `fd` and a random 40-bit global
+    /// ID; nil after an erase, and a new one is made at the next start.
+    var brULAPrefix: [UInt8]?
 
     init() {
         var rng = SystemRandomNumberGenerator()
@@ -83,8 +86,17 @@ struct RuntimeState: Sendable {
     var meshLocalPrefix: [UInt8] = [0xFD, 0xDE, 0xAD, 0x00, 0xBE, 0xEF, 0x00, 0x00]
     var routerID: UInt8 = 0
     var partitionID: UInt32 = 0
-    var onMeshPrefixes: [DBusValue] = []
-    var externalRoutes: [DBusValue] = []
+    /// The on-mesh prefixes and external routes added over D-Bus (OpenThread's local Network Data).
+    var onMeshPrefixes: [OnMeshPrefixEntry] = []
+    var externalRoutes: [ExternalRouteEntry] = []
+    /// The BR ULA /48 in use (the first 6 bytes), from ``PersistentState/brULAPrefix``.
+    var brULAPrefix: [UInt8] = [0xFD, 0, 0, 0, 0, 0]
+    /// The leader's Network Data versions, and the Network Data they describe (see
+    /// `SimulatedAgent+NetworkData.swift`).
+    var networkDataVersion: UInt8 = 0
+    var stableNetworkDataVersion: UInt8 = 0
+    var publishedNetworkData: [UInt8] = []
+    var publishedStableNetworkData: [UInt8] = []
     var vendorTXT: [VendorTXTEntry] = []
 
     init(started: ContinuousClock.Instant, borderAgentID: [UInt8], epskcEnabled: Bool) {

@@ -67,6 +67,21 @@ extension SimulatedAgent {
                 control("ApplyPendingDataset", [], [Argument("applied", .boolean)]) { a, _ in
                     [.bool(await a.applyPendingDataset())]
                 },
+                control(
+                    "AddNode",
+                    [
+                        Argument("kind", .string), Argument("ext_address", .uint64), Argument("parent", .uint64),
+                        Argument("link_quality", .byte), Argument("rx_on_when_idle", .boolean),
+                        Argument("full_thread_device", .boolean), Argument("timeout", .uint32),
+                    ], [Argument("rloc16", .uint16)]
+                ) { a, c in try await a.handleAddNode(c) },
+                control("RemoveNode", [Argument("ext_address", .uint64)], [Argument("removed", .boolean)]) { a, c in
+                    try await a.handleRemoveNode(c)
+                },
+                control(
+                    "SetRadioHealth",
+                    [Argument("cca_failure_rate", .uint16), Argument("multi_ail_detected", .boolean), Argument("rcp_version", .string)]
+                ) { a, c in try await a.handleSetRadioHealth(c) },
             ],
             properties: [
                 readOnly("EphemeralKeyState", .string) { a in .string(await a.runtime.epskc.state.rawValue) },

@@ -14,6 +14,7 @@ extension SimulatedAgent {
         let id = persistent.borderAgentID ?? Self.randomBytes(16)
         persistent.borderAgentID = id
         runtime = RuntimeState(started: clock.now(), borderAgentID: id, epskcEnabled: configuration.epskcEnabledAtStart)
+        runtime.brULAPrefix = loadOrGenerateBRULAPrefix()
         epskcAdvertisedKey = nil
         await applyBuildDefaults()
         let conn = try await Connection(bus: bus, logger: logger.child("dbus"))

@@ -106,9 +106,9 @@ extension SimulatedAgent {
                 let pt = runtime.partitionID
                 entries.append(TXTEntry(key: "pt", value: (0..<4).map { UInt8(truncatingIfNeeded: pt >> (24 - 8 * $0)) }))
                 if let at = dataset.activeTimestamp { entries.append(TXTEntry(key: "at", value: at.tlvValue)) }
-                if let xp = dataset.extendedPANID {
-                    // A ULA /64 made from the extended PAN ID (the simulator has no infrastructure link).
-                    entries.append(TXTEntry(key: "omr", value: [64, 0xFD] + xp.tlvValue.prefix(5) + [0x00, 0x01]))
+                if let omr = favoredOMRPrefix {
+                    // The favoured OMR prefix: its length in bits, then the prefix.
+                    entries.append(TXTEntry(key: "omr", value: [omr.prefix.length] + omr.prefix.bytes))
                 }
             }
         }

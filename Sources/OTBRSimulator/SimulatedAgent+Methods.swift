@@ -171,6 +171,8 @@ extension SimulatedAgent {
         return []
     }
 
+    /// `AddOnMeshPrefix`, `RemoveOnMeshPrefix`, `AddExternalRoute`, `RemoveExternalRoute`: OpenThread's
+    /// local Network Data, registered with the leader (this node) while attached.
     func handleRoute(_ call: MethodCall, add: Bool, onMesh: Bool) throws -> [DBusValue] {
         let prefixType = SignatureType.structure([.array(.byte), .byte])
         let entryType: SignatureType =
@@ -178,24 +180,23 @@ extension SimulatedAgent {
             ? .structure([prefixType, .uint16, .byte] + Array(repeating: .boolean, count: 9))
             : .structure([prefixType, .uint16, .byte, .boolean, .boolean])
         guard let a = MethodArguments.prefix(call, [add ? entryType : prefixType]) else { throw Self.invalidArgs() }
-        let prefix: DBusValue
-        if add, case .structure(let fields) = a[0] { prefix = fields[0] } else { prefix = a[0] }
-        guard case .structure(let p) = prefix, case .bytes(let bytes) = p[0], bytes.count == 8, case .byte(let length) = p[1],
-            length <= 64
-        else { throw Self.invalidArgs() }
-        func samePrefix(_ v: DBusValue) -> Bool {
-            if case .structure(let f) = v { return f.first == prefix }
-            return false
-        }
-        var list = onMesh ? runtime.onMeshPrefixes : runtime.externalRoutes
         if add {
-            list.removeAll(where: samePrefix)
-            list.append(a[0])
+            if onMesh {
+                guard let entry = OnMeshPrefixEntry(dbus: a[0]) else { throw Self.invalidArgs() }
+                runtime.onMeshPrefixes.removeAll { $0.prefix == entry.prefix }
+                runtime.onMeshPrefixes.append(entry)
+            } else {
+                guard let entry = ExternalRouteEntry(dbus: a[0]) else { throw Self.invalidArgs() }
+                runtime.externalRoutes.removeAll { $0.prefix == entry.prefix }
+                runtime.externalRoutes.append(entry)
+            }
         } else {
-            guard list.contains(where: samePrefix) else { throw OpenThreadError.notFound.dbusError }
-            list.removeAll(where: samePrefix)
+            guard let prefix = IPv6Prefix(dbus: a[0]) else { throw Self.invalidArgs() }
+            let present = onMesh ? runtime.onMeshPrefixes.contains { $0.prefix == prefix } : runtime.externalRoutes.contains { $0.prefix == prefix }
+            guard present else { throw OpenThreadError.notFound.dbusError }
+            if onMesh { runtime.onMeshPrefixes.removeAll { $0.prefix == prefix } } else { runtime.externalRoutes.removeAll { $0.prefix == prefix } }
         }
-        if onMesh { runtime.onMeshPrefixes = list } else { runtime.externalRoutes = list }
+        networkDataMayHaveChanged()
         return []
     }
 

@@ -14,9 +14,11 @@ extension SimulatedAgent {
         let wasAttached = runtime.role.isAttached
         runtime.role = role
         if role.isAttached && !wasAttached {
-            runtime.routerID = UInt8.random(in: 0...62)
+            runtime.routerID = mesh.freeRouterIDForBorderRouter()
             runtime.partitionID = UInt32.random(in: 1...UInt32.max)
+            resetNetworkData()
         }
+        networkDataMayHaveChanged()
         if signal { await emitChanged("DeviceRole", .string(role.wireName)) }
         if role.isAttached && !wasAttached { await onAttached() }
         await updateNat64()
@@ -137,6 +139,7 @@ extension SimulatedAgent {
         persistent.activeDataset = nil
         persistent.pendingDataset = nil
         persistent.borderAgentID = nil
+        persistent.brULAPrefix = nil
         runtime.pendingSince = nil
         cancelTimer(.pendingDataset)
     }
@@ -265,6 +268,7 @@ extension SimulatedAgent {
         fresh.dhcp6Signals = false
         fresh.pendingSince = old.pendingSince
         runtime = fresh
+        runtime.brULAPrefix = loadOrGenerateBRULAPrefix()
         await applyBuildDefaults()
         for case .join(_, let waiter) in old.afterDetach { fail(waiter, .abort) }
         for case .leave(let waiter) in old.afterDetach { fail(waiter, .abort) }

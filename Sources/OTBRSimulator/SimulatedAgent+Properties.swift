@@ -34,12 +34,12 @@ extension SimulatedAgent {
         case "Eui64": return .uint64(configuration.eui64.rawValue)
         case "Channel": return .uint16(dataset?.channel?.number ?? 11)
         case "NetworkKey": return .bytes(dataset?.networkKey?.bytes ?? Self.defaultNetworkKey)
-        case "CcaFailureRate": return .uint16(0)
+        case "CcaFailureRate": return .uint16(radioHealth.ccaFailureRate)
         case "LinkCounters", "Ip6Counters", "RadioSpinelMetrics", "BorderRoutingCounters", "Nat64ProtocolCounters",
             "Nat64ErrorCounters", "MdnsTelemetryInfo":
             return zero(name)
         case "LinkSupportedChannelMask", "LinkPreferredChannelMask": return .uint32(Self.channelMask)
-        case "Rloc16": return .uint16(attached ? UInt16(runtime.routerID) << 10 : 0xFFFE)
+        case "Rloc16": return .uint16(ownRloc16)
         case "ExtendedAddress": return .uint64(persistent.extendedAddress)
         case "BorderAgentId": return .bytes(runtime.borderAgentID)
         case "RouterID":
@@ -47,20 +47,21 @@ extension SimulatedAgent {
             return .byte(runtime.routerID)
         case "LeaderData":
             guard attached else { throw .detached }
-            return .structure([.uint32(runtime.partitionID), .byte(64), .byte(1), .byte(1), .byte(runtime.routerID)])
-        case "NetworkData", "StableNetworkData": return .bytes([])
+            return leaderData.dbusValue
+        case "NetworkData": return .bytes(networkDataTLVs(stable: false))
+        case "StableNetworkData": return .bytes(networkDataTLVs(stable: true))
         case "LocalLeaderWeight": return .byte(64)
         case "ChannelMonitorSampleCount": return .uint32(0)
         case "ChannelMonitorAllChannelQualities":
             return .array(element: .structure([.byte, .uint16]), (11...26).map { .structure([.byte($0), .uint16(0)]) })
-        case "ChildTable", "NeighborTable", "Nat64Mappings": return zero(name)
+        case "ChildTable": return childTableProperty
+        case "NeighborTable": return neighborTableProperty
+        case "Nat64Mappings": return zero(name)
         case "PartitionID": return .uint32(attached ? runtime.partitionID : 0)
         case "InstantRssi": return .byte(UInt8(bitPattern: -100))
         case "RadioTxPower": return .byte(0)
-        case "ExternalRoutes":
-            return .array(element: PropertyTable.type(of: "ExternalRoutes").map(Self.elementType) ?? .string, runtime.externalRoutes)
-        case "OnMeshPrefixes":
-            return .array(element: PropertyTable.type(of: "OnMeshPrefixes").map(Self.elementType) ?? .string, runtime.onMeshPrefixes)
+        case "ExternalRoutes": return networkDataProperty(onMesh: false)
+        case "OnMeshPrefixes": return networkDataProperty(onMesh: true)
         case "ActiveDatasetTlvs":
             guard let tlvs = persistent.activeDataset else { throw .notFound }
             return .bytes(tlvs)
@@ -82,7 +83,7 @@ extension SimulatedAgent {
         case "DnssdCounters", "RadioCoexMetrics": throw .notImplemented
         case "OtbrVersion": return .string(Self.otbrVersion)
         case "OtHostVersion": return .string(Self.otHostVersion)
-        case "OtRcpVersion": return .string(Self.otRcpVersion)
+        case "OtRcpVersion": return .string(radioHealth.rcpVersion)
         case "ThreadVersion": return .uint16(5)
         case "RcpInterfaceMetrics":
             guard case .structure(var fields) = zero(name) else { return zero(name) }
@@ -96,7 +97,7 @@ extension SimulatedAgent {
         case "InfraLinkInfo":
             return .structure([.string(configuration.infraInterfaceName), .bool(true), .bool(true), .bool(true), .uint32(1), .uint32(0), .uint32(1)])
         case "TrelInfo": return zero(name)
-        case "MultiAilDetected": return .bool(false)
+        case "MultiAilDetected": return .bool(radioHealth.multiAilDetected)
         case "TelemetryData":
             guard configuration.telemetryBuiltIn else { throw .notImplemented }
             let journeys = runtime.epskc.history.retrieveCompletedJourneys()
@@ -108,11 +109,6 @@ extension SimulatedAgent {
         default:
             throw .notFound
         }
-    }
-
-    private static func elementType(_ type: SignatureType) -> SignatureType {
-        if case .array(let element) = type { return element }
-        return type
     }
 
     /// Writes property `name` (`Set`), with the setter's checks. `value` is the variant's content.

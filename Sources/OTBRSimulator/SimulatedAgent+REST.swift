@@ -120,7 +120,7 @@ extension SimulatedAgent {
     private var restActiveDataset: OperationalDataset? { persistent.activeDataset.flatMap(DatasetRules.decode) }
 
     /// The RLOC16: the router's while attached (as D-Bus `Rloc16`), else 0xfffe.
-    private var restRloc16: UInt16 { runtime.role.isAttached ? UInt16(runtime.routerID) << 10 : 0xFFFE }
+    private var restRloc16: UInt16 { ownRloc16 }
 
     /// `0xfffe`: four lower-case hex digits (`Number2HexJson`).
     private var restRloc16Text: String {
@@ -128,8 +128,8 @@ extension SimulatedAgent {
         return "0x" + String(repeating: "0", count: 4 - digits.count) + digits
     }
 
-    /// The routers in the table: this node, when it is one.
-    private var restRouterCount: Int { runtime.role == .router || runtime.role == .leader ? 1 : 0 }
+    /// The routers in the router table: this node, when it is one, and every simulated router.
+    private var restRouterCount: Int { runtime.role == .router || runtime.role == .leader ? 1 + mesh.routers.count : 0 }
 
     private var restNetworkName: String { restActiveDataset?.networkName?.rawValue ?? "OpenThread" }
 
@@ -145,9 +145,10 @@ extension SimulatedAgent {
 
     /// The leader data, as D-Bus `LeaderData` has it.
     private var restLeaderData: JSON {
-        [
-            "partitionId": JSON(runtime.partitionID), "weighting": 64, "dataVersion": 1, "stableDataVersion": 1,
-            "leaderRouterId": JSON(runtime.routerID),
+        let data = leaderData
+        return [
+            "partitionId": JSON(data.partitionID), "weighting": JSON(data.weighting), "dataVersion": JSON(data.dataVersion),
+            "stableDataVersion": JSON(data.stableDataVersion), "leaderRouterId": JSON(data.leaderRouterID),
         ]
     }
 

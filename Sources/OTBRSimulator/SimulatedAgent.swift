@@ -38,6 +38,10 @@ public actor SimulatedAgent {
     var capabilities: SimulatedCapabilities
     var vendorName: String
     var productName: String
+    /// The simulated Thread nodes around the border router (the outside world: kept across restarts).
+    var mesh = SimulatedMesh()
+    /// What the radio reports (`SetRadioHealth`; kept across restarts).
+    var radioHealth = RadioHealth()
 
     /// The running process's connection; nil while the agent is off the bus.
     var connection: Connection?
