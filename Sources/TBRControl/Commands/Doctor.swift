@@ -79,9 +79,9 @@ struct DoctorReport: Sendable, Encodable {
         var lines = ["Checks of \(router ?? "tbrd") and this host:"]
         for check in checks {
             let status = check.status == "pass" ? "ok" : check.status
-            let label = status.padding(11) + check.id.padding(width + 2)
+            let label = status.padding(12) + check.id.padding(width + 2)
             lines.append("  " + label + check.message)
-            if !check.fix.isEmpty { lines.append("  " + String(repeating: " ", count: 11 + width + 2) + "fix: " + check.fix) }
+            if !check.fix.isEmpty { lines.append("  " + String(repeating: " ", count: 12 + width + 2) + "fix: " + check.fix) }
         }
         let failed = checks.filter { $0.status == "fail" }.count
         let warned = checks.filter { $0.status == "warn" }.count

@@ -67,8 +67,11 @@ extension MeshView {
             parts.append((mode.rxOnWhenIdle ? "rx-on" : "sleepy") + " " + (mode.fullThreadDevice ? "FTD" : "MTD"))
         }
         if let timeout = n.timeout { parts.append("timeout \(timeout) s") }
-        if n.linkQualityIn != nil || n.linkQualityOut != nil {
-            parts.append("link quality in \(n.linkQualityIn.map(String.init) ?? "-"), out \(n.linkQualityOut.map(String.init) ?? "-")")
+        switch (n.linkQualityIn, n.linkQualityOut) {
+        case (let i?, let o?): parts.append("link quality in \(i), out \(o)")
+        case (let i?, nil): parts.append("link quality \(i)")
+        case (nil, let o?): parts.append("link quality out \(o)")
+        case (nil, nil): break
         }
         if let age = n.age { parts.append("heard \(age) s ago") }
         if n.source == .self { parts.append("(this border router)") }
@@ -99,7 +102,9 @@ extension MeshView {
         for n in topology.nodes where n.role != .child {
             for l in n.links {
                 guard let other = byRloc[l.rloc16], drawn.insert([n.rloc16, l.rloc16].sorted()).inserted else { continue }
-                let label = "LQ in \(l.linkQualityIn.map(String.init) ?? "?") / out \(l.linkQualityOut.map(String.init) ?? "?")"
+                let label =
+                    l.linkQualityOut.map { "LQ in \(l.linkQualityIn.map(String.init) ?? "?") / out \($0)" }
+                    ?? "LQ \(l.linkQualityIn.map(String.init) ?? "?")"
                 lines.append("  \"\(n.extAddress)\" -- \"\(other.extAddress)\" [label=\"\(label)\"];")
             }
         }
