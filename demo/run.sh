@@ -205,6 +205,32 @@ show tbrctl --json structure policy Home
 echo "back to unspecified: tbrd stops managing the structure and removes its firewall rules"
 show tbrctl structure policy Home --internet-access unspecified
 
+step "The mesh around a border router: a few simulated neighbours, read fresh from otbr-agent's tables"
+sim="busctl --address=$BUS call io.openthread.BorderRouter.wpan0 /io/tbrd/Simulator/wpan0 io.tbrd.Simulator1"
+echo "(otbr-sim's control interface stands in for the radio: a router, two children of wpan0, and a router"
+echo " with a child of its own two hops away, which wpan0's own tables cannot show)"
+$sim AddNode sttybbu router 0x1a2b3c4d5e6f7081 0 3 true true 0 > /dev/null
+$sim AddNode sttybbu child 0x2a2b3c4d5e6f7082 0 2 true false 240 > /dev/null
+$sim AddNode sttybbu child 0x3a2b3c4d5e6f7083 0 3 false false 600 > /dev/null
+$sim AddNode sttybbu router 0x4a2b3c4d5e6f7084 0x1a2b3c4d5e6f7081 2 true true 0 > /dev/null
+$sim AddNode sttybbu child 0x5a2b3c4d5e6f7085 0x4a2b3c4d5e6f7084 1 false false 240 > /dev/null
+show tbrctl mesh -d wpan0
+show tbrctl mesh -d wpan0 --format dot
+if command -v dot >/dev/null; then
+  command tbrctl --bus "$BUS" mesh -d wpan0 --format dot | dot -Tsvg > "$work/mesh.svg"
+  echo "rendered by Graphviz: $(wc -c < "$work/mesh.svg") bytes of SVG (tbrctl mesh --format dot | dot -Tsvg > mesh.svg)"
+fi
+
+step "tbrctl doctor: what keeps devices unreachable, each check saying what it read"
+omr=$(command tbrctl --bus "$BUS" --json mesh -d wpan0 | python3 -c 'import json,sys; print(next((p["prefix"] for p in json.load(sys.stdin)["networkData"]["onMeshPrefixes"] if p["omr"]), ""))')
+echo "wpan0's OMR prefix is $omr; tbrd's host has no route to it yet (otbr-sim has no real Thread interface):"
+show tbrctl doctor -d wpan0 || echo "(exit status $?: a check failed)"
+if [ -n "$netns" ] && [ -n "$omr" ]; then
+  echo "With the route a real otbr-agent would add on its Thread interface, in tbrd's namespace:"
+  ip -n "$netns" -6 route add "$omr" dev wpan0
+  show tbrctl doctor -d wpan0 || echo "(exit status $?: a check failed)"
+fi
+
 step "Matter: two devices commissioned into Home over Thread, every stage printed as it happens"
 echo "The codes printed on the devices (made here with tbrctl matter generate; passcode 20202021, the test one):"
 lamp=$(command tbrctl matter generate --vendor-id 0xFFF1 --product-id 0x8001 --discriminator 3840 --passcode 20202021 | awk '/^QR code/ { print $3 }')

@@ -44,7 +44,7 @@ import Testing
     {
         HostFacts(
             routes: .value(routes), interfaces: settings.map { [("eth0", .value($0))] } ?? [], firewallEnabled: false,
-            firewallTable: .unsupported("off"), avahiRunning: agents != nil, borderAgents: agents)
+            firewallNeededBy: [], firewallTable: .unsupported("off"), avahiRunning: agents != nil, borderAgents: agents)
     }
 
     static func route(_ text: String, dev: String = "wpan0") -> IPv6Route {
@@ -116,6 +116,17 @@ import Testing
         let check = try #require(Doctor.checks(try Self.router(), host: two).first { $0.id == "thread-networks" })
         #expect(check.status == .warn)
         #expect(check.message.contains("2 Thread networks") && check.message.contains("Other"))
+    }
+
+    @Test func theFirewallTableIsRequiredOnlyWhereAPolicyNeedsIt() throws {
+        var host = Self.host(routes: [])
+        host.firewallEnabled = true
+        host.firewallTable = .value(false)
+        #expect(host.firewall.status == .pass, "no restricting policy: no table needed")
+        host.firewallNeededBy = ["Home"]
+        #expect(host.firewall.status == .fail && host.firewall.message.contains("Home"))
+        host.firewallTable = .value(true)
+        #expect(host.firewall.status == .pass)
     }
 
     @Test func anUnreachableAgentStopsTheRouterChecks() throws {

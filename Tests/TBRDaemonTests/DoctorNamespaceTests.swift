@@ -50,7 +50,7 @@ import Glibc
             try await TestNetwork.must(["-n", net.router, "-6", "route", "add", omr.description, "dev", "wpan0"])
             let with = try await Self.diagnose(env, "wpan0")
             #expect(with["omr-route"]?.status == "pass", "\(String(describing: with["omr-route"]))")
-            #expect(with["omr-route"]?.message.contains("dev wpan0") == true)
+            #expect(with["omr-route"]?.message.contains("on wpan0") == true)
 
             // The firewall table is there once a structure's policy needs it, and reported missing when gone.
             let structure = try await PolicyEnforcementTests.home(env, ["wpan0"])

@@ -92,6 +92,20 @@ extension DaemonRuntime {
         return PolicyFacts(structure: structure.name, option: settings.internetAccessOption, status: status)
     }
 
+    /// The structures whose option restricts the mesh (`none`, `nat64-only`) and that hold a router on this host.
+    private func structuresNeedingFirewall() async -> [String] {
+        let local = Set(await service.routerSummaries().filter { $0.transport == .dbus }.map(\.id))
+        var names: [String] = []
+        for structure in (try? await structures.structures()) ?? [] {
+            guard let option = try? await structures.settings(of: structure.id).internetAccessOption,
+                option == .internetAccessOptionNone || option == .internetAccessOptionNat64Only,
+                structure.deviceIDs.contains(where: local.contains)
+            else { continue }
+            names.append(structure.name)
+        }
+        return names
+    }
+
     private func hostFacts() async -> HostFacts {
         let routes: Reading<[IPv6Route]>
         do { routes = .value(try IPv6RouteTable.read()) } catch { routes = .failed(error.description) }
@@ -115,7 +129,8 @@ extension DaemonRuntime {
         }
         let avahi = await mdns.isDaemonRunning
         return HostFacts(
-            routes: routes, interfaces: interfaces, firewallEnabled: firewallOn, firewallTable: table, avahiRunning: avahi,
+            routes: routes, interfaces: interfaces, firewallEnabled: firewallOn, firewallNeededBy: await structuresNeedingFirewall(),
+            firewallTable: table, avahiRunning: avahi,
             borderAgents: avahi ? borderAgentsSeen ?? [] : nil)
     }
 }

@@ -28,7 +28,7 @@ extension Doctor {
         var missing: [String] = []
         for prefix in prefixes {
             if let route = IPv6RouteTable.routes(to: prefix, in: routes).first {
-                found.append("\(prefix) via \(route.destination) dev \(route.interface ?? "?")")
+                found.append("\(prefix) (route \(route.destination) on \(route.interface ?? "no interface"))")
             } else {
                 missing.append(prefix.description)
             }
@@ -109,13 +109,17 @@ extension HostFacts {
         guard firewallEnabled else {
             return DiagnosticCheck("firewall", .pass, "firewall = off in tbrd.conf: tbrd keeps no host firewall")
         }
-        switch firewallTable {
-        case .value(true): return DiagnosticCheck("firewall", .pass, "nftables has tbrd's table inet tbrd")
-        case .value(false):
+        let needed = firewallNeededBy.isEmpty ? nil : firewallNeededBy.joined(separator: ", ")
+        switch (firewallTable, needed) {
+        case (.value(true), let needed?): return DiagnosticCheck("firewall", .pass, "nftables has tbrd's table inet tbrd, which \(needed) needs")
+        case (.value(true), nil): return DiagnosticCheck("firewall", .pass, "nftables has tbrd's table inet tbrd")
+        case (.value(false), nil):
+            return DiagnosticCheck("firewall", .pass, "no structure's policy needs tbrd's firewall (none or nat64-only on a router of this host)")
+        case (.value(false), let needed?):
             return DiagnosticCheck(
-                "firewall", .fail, "nftables has no table inet tbrd although firewall = nftables",
+                "firewall", .fail, "nftables has no table inet tbrd although \(needed)'s policy needs it",
                 fix: "tbrd puts it back within seconds; if it stays away, see tbrd's log (nft errors)")
-        case .unsupported(let why), .failed(let why): return DiagnosticCheck("firewall", .fail, "reading nftables failed: \(why)")
+        case (.unsupported(let why), _), (.failed(let why), _): return DiagnosticCheck("firewall", .fail, "reading nftables failed: \(why)")
         }
     }
 

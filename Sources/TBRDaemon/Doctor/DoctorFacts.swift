@@ -67,6 +67,8 @@ struct HostFacts: Sendable {
     var interfaces: [(name: String, settings: Reading<InterfaceIPv6Settings>)]
     /// Whether tbrd keeps a host firewall (`firewall = nftables`).
     var firewallEnabled: Bool
+    /// The structures whose policy needs tbrd's firewall table (`none` or `nat64-only` with a router on this host).
+    var firewallNeededBy: [String]
     /// Whether `table inet tbrd` exists, when it could be read.
     var firewallTable: Reading<Bool>
     /// Whether avahi-daemon answers.
