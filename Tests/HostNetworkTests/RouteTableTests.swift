@@ -80,7 +80,11 @@ import Glibc
     @Test func everyCutOfTheTableParsesOrNamesItsLastLine() throws {
         let full = try IPv6RouteTable.parse(Self.sample)
         let bytes = Array(Self.sample.utf8)
-        for cut in 0...bytes.count {
+        // Every line end and a spread of cuts inside lines (the fuzz target tries every byte): the whole
+        // table cut at every byte cost seconds of a shared test machine's CPU for no more coverage.
+        let lineEnds = bytes.indices.filter { bytes[$0] == UInt8(ascii: "\n") }.flatMap { [$0, $0 + 1] }
+        let cuts = Set(Array(stride(from: 0, through: bytes.count, by: 11)) + lineEnds + [bytes.count]).sorted()
+        for cut in cuts where cut <= bytes.count {
             let text = String(decoding: bytes[..<cut], as: UTF8.self)
             let lines = text.split(separator: "\n", omittingEmptySubsequences: false).count
             do {

@@ -74,7 +74,9 @@ import Testing
                 done.withLock { $0 += 1 }
             }
         }
-        try await eventually("2000 races end", timeout: .seconds(30)) { done.withLock { $0 } == 2000 }
+        // A hang is forever; 120 s only bounds how long a failing run waits (2000 races took over 30 s
+        // once, with the whole suite sharing two cores).
+        try await eventually("2000 races end", timeout: .seconds(120)) { done.withLock { $0 } == 2000 }
         try await races.value
         #expect(clock.sleeperCount == 0)
     }
