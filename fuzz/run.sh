@@ -18,7 +18,9 @@ case $target in
   json) source=fuzz/JSONFuzz.swift ;;
   routes) source=fuzz/RoutesFuzz.swift ;;
   # The REST decoders are compiled with the target itself: their module also holds the HTTP client.
-  rest) source="fuzz/RESTFuzz.swift Sources/OpenThreadREST/RESTDecoding.swift Sources/OpenThreadREST/RESTValues.swift" ;;
+  rest) source="fuzz/RESTFuzz.swift Sources/OpenThreadREST/RESTDecoding.swift Sources/OpenThreadREST/RESTValues.swift
+    Sources/OpenThreadREST/RESTAgentError.swift Sources/OpenThreadREST/RESTTaskDecoding.swift
+    Sources/OpenThreadREST/NetworkDiagnostics.swift Sources/OpenThreadREST/NetworkDiagnostics+Decoding.swift" ;;
   *) usage ;;
 esac
 [[ $seconds =~ ^[0-9]+$ ]] || usage

@@ -10,6 +10,9 @@ enum RESTRoute: Hashable, Sendable {
     case activeDataset, pendingDataset
     case epskcState, epskcKey
     case wellKnown
+    /// The `/api/` collections (`rest_web_server.cpp`: `/api/actions[/:id]`, `/api/devices[/:id]`,
+    /// `/api/diagnostics[/:id]`, `/api/node`).
+    case actions, action(String), devices, device(String), diagnostics, diagnostic(String), apiNode
 
     /// The methods the agent's error handler leaves alone; any other that is not served gets 405.
     static let routedMethods: Set<String> = ["GET", "POST", "PUT", "DELETE", "OPTIONS"]
@@ -34,7 +37,20 @@ enum RESTRoute: Hashable, Sendable {
         case "/node/ba-epskc/state" where epskcBuiltIn: self = .epskcState
         case "/node/ba-epskc/key" where epskcBuiltIn: self = .epskcKey
         case "/.well-known/thread/br-rest": self = .wellKnown
-        default: return nil
+        case "/api/actions": self = .actions
+        case "/api/devices": self = .devices
+        case "/api/diagnostics": self = .diagnostics
+        case "/api/node": self = .apiNode
+        default:
+            // cpp-httplib's `:id` matches one non-empty path segment.
+            let parts = path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+            guard parts.count == 4, parts[0].isEmpty, parts[1] == "api", !parts[3].isEmpty else { return nil }
+            switch parts[2] {
+            case "actions": self = .action(parts[3])
+            case "devices": self = .device(parts[3])
+            case "diagnostics": self = .diagnostic(parts[3])
+            default: return nil
+            }
         }
     }
 
@@ -46,6 +62,10 @@ enum RESTRoute: Hashable, Sendable {
         case .epskcKey: ["GET", "POST", "DELETE", "OPTIONS"]
         case .wellKnown: ["GET", "OPTIONS"]
         case .borderAgentID, .extendedAddress, .networkName, .rloc16, .leaderData, .routerCount, .extendedPANID, .rloc: ["GET"]
+        case .actions: ["GET", "POST", "DELETE", "OPTIONS"]
+        case .devices, .diagnostics: ["GET", "DELETE", "OPTIONS"]
+        case .action, .device, .diagnostic: ["GET", "DELETE"]
+        case .apiNode: ["GET"]
         }
     }
 }

@@ -28,6 +28,8 @@ extension SimulatedAgent {
         }
         restServer = server
         restPort = server.port
+        restServices = RESTServices()
+        addOwnDevice()
         logger.info("serving the REST API", [("interface", interfaceName.rawValue), ("port", "\(server.port)")])
     }
 
@@ -56,6 +58,7 @@ extension SimulatedAgent {
             return RESTAnswer.problem(405, detail: "method not supported", headers: ["Allow": RESTRoute.allowHeader])
         }
         guard let route, route.methods.contains(request.method) else { return RESTAnswer.problem(404) }
+        if let api = answerAPI(route, request.method, request) { return api }
         if request.method == "OPTIONS" {
             return route == .wellKnown ? HTTPServerResponse(status: 204, headers: ["Allow": "GET, OPTIONS"]) : RESTAnswer.empty()
         }
@@ -85,7 +88,7 @@ extension SimulatedAgent {
         case (.epskcState, _): return restEpskcState(method, request)
         case (.epskcKey, _): return restEpskcKey(method, request)
         case (.wellKnown, _): return RESTAnswer.ok(RESTAnswer.wellKnown)
-        default: return RESTAnswer.problem(405)
+        default: return answerAPI(route, method, request) ?? RESTAnswer.problem(405)
         }
     }
 

@@ -73,6 +73,9 @@ public actor SimulatedAgent {
     var restServer: HTTPServer?
     /// The port the REST server got at its first start; it comes back on this one after a restart.
     var restPort: UInt16?
+    /// The REST API's actions, devices and diagnostics (SimulatedAgent+RESTAPI.swift); afresh with
+    /// every process.
+    var restServices = RESTServices()
 
     /// An agent built as `configuration`, for `bus`; call ``start()`` to put it on the bus.
     /// - Parameters:

@@ -59,6 +59,9 @@ struct SimulatorCommand: ParsableCommand {
             "disconnect-guard", valueName: "MS",
             help: "Milliseconds a used key stays connected after its commissioner leaves, then stops.", default: "2000"),
         .option(
+            "diag-delay", valueName: "MS",
+            help: "Milliseconds the simulated mesh takes to answer a REST network diagnostic or discovery task.", default: "200"),
+        .option(
             "rest", valueName: "[ADDR]:PORT",
             help: "Serve the REST API of the Nth --interface here (ADDR 127.0.0.1; IPv6 as [::1]:8081; port 0: a free one).",
             repeatable: true),
@@ -111,7 +114,9 @@ struct SimulatorCommand: ParsableCommand {
             }
             return address
         }
-        let delayNames = ["role-delay", "detach-delay", "restart-delay", "nat64-delay", "pending-delay", "disconnect-guard"]
+        let delayNames = [
+            "role-delay", "detach-delay", "restart-delay", "nat64-delay", "pending-delay", "disconnect-guard", "diag-delay",
+        ]
         let delays = try delayNames.map { (name) throws(UsageError) in
             Duration.milliseconds(Int64(try values.required(name, as: UInt32.self)))
         }
@@ -130,7 +135,7 @@ struct SimulatorCommand: ParsableCommand {
             c.vendorName = values.string("vendor") ?? c.vendorName
             c.productName = values.string("product") ?? c.productName
             (c.roleDelay, c.detachDelay, c.restartDelay, c.nat64Delay) = (delays[0], delays[1], delays[2], delays[3])
-            (c.pendingDelay, c.disconnectGuard) = (delays[4], delays[5])
+            (c.pendingDelay, c.disconnectGuard, c.diagnosticDelay) = (delays[4], delays[5], delays[6])
             c.mdns = values.flag("mdns")
             built.append(c)
         }

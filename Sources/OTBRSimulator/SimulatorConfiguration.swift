@@ -49,6 +49,9 @@ public struct SimulatorConfiguration: Sendable {
     /// How long a used key stays connected/accepted after its commissioner closed the session, before
     /// it stops (`--disconnect-guard`; the real agent's disconnect guard time, 2 s).
     public var disconnectGuard: Duration = .seconds(2)
+    /// How long a network diagnostic request or a device discovery of the REST API takes to be answered
+    /// by the simulated mesh (`--diag-delay`).
+    public var diagnosticDelay: Duration = .milliseconds(200)
     /// Publish `_meshcop._udp` and, while a key is active, `_meshcop-e._udp` through avahi-daemon on the
     /// system bus (`--mdns`), as the real agent's mDNS publisher does.
     public var mdns = false

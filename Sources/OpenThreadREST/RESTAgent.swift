@@ -141,7 +141,7 @@ public struct RESTAgent: Sendable {
         try check(response, path)
     }
 
-    private func send(_ method: String, _ path: String, body: [UInt8]? = nil, contentType: String? = nil, accept: String? = nil)
+    func send(_ method: String, _ path: String, body: [UInt8]? = nil, contentType: String? = nil, accept: String? = nil)
         async throws(RESTAgentError) -> HTTPResponse
     {
         var headers: [(String, String)] = []
@@ -160,12 +160,12 @@ public struct RESTAgent: Sendable {
     }
 
     /// A 2xx answer passes; anything else is `refused` with its status and the agent's words.
-    private func check(_ response: HTTPResponse, _ path: String) throws(RESTAgentError) {
+    func check(_ response: HTTPResponse, _ path: String) throws(RESTAgentError) {
         guard !(200..<300).contains(response.status) else { return }
         throw RESTAgentError(.refused, "the otbr-agent at \(base) refused \(path): \(Self.words(response))", status: response.status)
     }
 
-    private func invalid(_ path: String, _ error: RESTDecodingError) -> RESTAgentError {
+    func invalid(_ path: String, _ error: RESTDecodingError) -> RESTAgentError {
         RESTAgentError(.invalidResponse, "the otbr-agent at \(base) answered \(path) with something unreadable: \(error)")
     }
 

@@ -91,9 +91,14 @@ extension RESTEnvironment {
     func routerID() async throws -> UInt8 { try await agentObject.property("RouterID", as: UInt8.self) }
 }
 
-/// Runs `body` with a simulated agent that is already leader of `sampleDataset`.
+/// Runs `body` with a simulated agent that is already leader of `sampleDataset` (REST tasks answered
+/// after 20 ms).
 func withAttachedSimulator(_ body: (RESTEnvironment) async throws -> Void) async throws {
-    try await withRESTSimulator(configure: { $0.initialDataset = try? OperationalDataset(bytes: sampleDataset) }) { env throws in
+    let configure: (inout SimulatorConfiguration) -> Void = {
+        $0.initialDataset = try? OperationalDataset(bytes: sampleDataset)
+        $0.diagnosticDelay = .milliseconds(20)
+    }
+    try await withRESTSimulator(configure: configure) { env throws in
         #expect(try await env.dbus.deviceRole() == .leader)
         try await body(env)
     }
