@@ -201,13 +201,28 @@ actor RESTChannel: RouterChannel {
         return stream
     }
 
-    /// The router itself, from `GET /node`: REST has no neighbour table.
+    /// How long the network diagnostics of ``meshTopology()`` may take: what is left of the service's 5 s
+    /// after `GET /node`.
+    static let diagnosticsLimit: Duration = .milliseconds(3500)
+
+    /// The mesh from network diagnostics (every router that answers and the children each lists, two hops
+    /// and more); the router itself from `GET /node` alone when the agent has no diagnostics (an older
+    /// agent without the `/api/` collections) or they do not end in time.
     func meshTopology() async throws(RouterCallError) -> MeshTopology {
         let node = try await call("GET /node") { () throws(RESTAgentError) in try await rest.node() }
         guard let address = node.extendedAddress.flatMap(ExtendedAddress.init) else {
             throw RouterCallError(
                 code: .failed, reason: "\(agentName) did not say its extended address",
                 description: "GET /node on \(rest.base) failed: no extAddress")
+        }
+        if node.role.isAttached {
+            do {
+                let diagnostics = try await rest.networkDiagnostics(timeout: Self.diagnosticsLimit)
+                if diagnostics.node(extAddress: address.rawValue) != nil { return MeshTopology(me: address, diagnostics: diagnostics) }
+                logger.debug("network diagnostics did not list the router itself", [("agent", address.description)])
+            } catch {
+                logger.debug("no network diagnostics; the mesh is the router alone", [("agent", rest.base.description), ("error", "\(error)")])
+            }
         }
         let rloc16 = node.rloc16.flatMap { UInt16($0.dropFirst(2), radix: 16) } ?? 0xFFFE
         let tables = MeshTables(

@@ -1,3 +1,5 @@
+public import OpenThreadBR
+
 /// The Thread mesh around a border router as its REST API's network diagnostics describe it
 /// (`getNetworkDiagnosticTask` results in `/api/diagnostics`, ot-br-posix `src/rest/json.cpp`): every
 /// router that answered, with the links of its Route64, and every child those routers list.
@@ -63,23 +65,8 @@ public struct NetworkDiagnostics: Hashable, Sendable {
         public var isNeighbour: Bool { linkQualityIn > 0 || linkQualityOut > 0 }
     }
 
-    /// The partition's leader data (Leader Data TLV).
-    public struct LeaderData: Hashable, Sendable {
-        public var partitionID: UInt32
-        public var weighting: UInt8
-        public var dataVersion: UInt8
-        public var stableDataVersion: UInt8
-        public var leaderRouterID: UInt8
-
-        /// Leader data as given.
-        public init(partitionID: UInt32, weighting: UInt8, dataVersion: UInt8, stableDataVersion: UInt8, leaderRouterID: UInt8) {
-            self.partitionID = partitionID
-            self.weighting = weighting
-            self.dataVersion = dataVersion
-            self.stableDataVersion = stableDataVersion
-            self.leaderRouterID = leaderRouterID
-        }
-    }
+    /// The partition's leader data (Leader Data TLV): the same value D-Bus `LeaderData` reads.
+    public typealias LeaderData = OpenThreadBR.LeaderData
 
     /// One node of the mesh.
     public struct Node: Hashable, Sendable {

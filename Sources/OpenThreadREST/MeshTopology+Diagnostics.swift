@@ -1,0 +1,33 @@
+public import MeshCoP
+public import OpenThreadBR
+
+extension MeshTopology {
+    /// The mesh network diagnostics report, as seen from the border router `me` (its extended address):
+    /// every router that answered and the children each lists, marked as reported by diagnostics, the
+    /// border router itself as `self`. Routers carry their links to neighbouring routers (Route64: link
+    /// quality in and out); a node's own link qualities are those the border router reports for it. The
+    /// diagnostics asked for carry no network data: the prefixes are left empty.
+    public init(me: ExtendedAddress, diagnostics d: NetworkDiagnostics) {
+        let leaderID = d.leaderData?.leaderRouterID
+        let myNode = d.node(extAddress: me.rawValue)
+        let myLinks = Dictionary((myNode?.neighbourLinks ?? []).map { ($0.routerID, $0) }, uniquingKeysWith: { a, _ in a })
+        var nodes: [MeshNode] = []
+        for n in d.nodes {
+            let address = ExtendedAddress(rawValue: n.extAddress)
+            let role: MeshNode.Role = n.role == .child ? .child : n.routerID == leaderID ? .leader : .router
+            let link = n.routerID.flatMap { myLinks[$0] }
+            let parent = n.role == .child ? d.parent(of: n).map { ExtendedAddress(rawValue: $0.extAddress) } : nil
+            nodes.append(
+                MeshNode(
+                    extAddress: address, rloc16: n.rloc16, role: role, source: address == me ? .self : .diagnostics,
+                    linkQualityIn: link?.linkQualityIn, linkQualityOut: link?.linkQualityOut,
+                    mode: n.mode.map { MeshNode.Mode(rxOnWhenIdle: $0.rxOnWhenIdle, fullThreadDevice: $0.fullThreadDevice) },
+                    timeout: n.role == .child ? n.childTimeout : nil, parent: parent,
+                    links: n.neighbourLinks.map {
+                        MeshLink(rloc16: UInt16($0.routerID) << 10, linkQualityIn: $0.linkQualityIn, linkQualityOut: $0.linkQualityOut)
+                    }))
+        }
+        self.init(
+            partitionID: d.leaderData?.partitionID, leaderRouterID: leaderID, onMeshPrefixes: [], externalRoutes: [], nodes: nodes)
+    }
+}
