@@ -21,8 +21,9 @@ extension DaemonRuntime {
         for await event in service.registryEvents() {
             switch event {
             case .added(let id):
-                await exportRouter(id)
+                // Recorded before its object appears: a router a client has seen is one a restart lists.
                 await recordRouter(id)
+                await exportRouter(id)
             case .online(let id):
                 await infoCache.invalidate(id)
                 await recordRouter(id)

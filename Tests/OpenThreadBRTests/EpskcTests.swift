@@ -66,7 +66,9 @@ import Testing
             let journey = try #require(t.journeys.first)
             #expect(journey.deactivationReason == .epskcTimeout)
             let lived = try #require(journey.deactivated) - (try #require(journey.activated))
-            #expect(lived >= 140 && lived < 2000)
+            // Ended by its own 150 ms lifetime, not by the 120 s default (the upper bound leaves a loaded
+            // machine's timers all the slack they need).
+            #expect(lived >= 140 && lived < 60_000)
         }
     }
 

@@ -99,8 +99,10 @@ func agentCause(_ body: () async throws -> Void) async -> AgentError.Cause? {
 }
 
 
-/// Collects elements of `stream` until `count` arrived or `timeout` passed.
-func collect<S: AsyncSequence & Sendable>(_ stream: S, count: Int, timeout: Duration = .seconds(5)) async -> [S.Element]
+/// Collects elements of `stream` until `count` arrived or `timeout` passed. A passing test returns as soon
+/// as `count` arrived, so the default timeout (30 s, as `eventually`'s) only bounds how long a failing one
+/// waits: 5 s was outrun on a loaded machine. A test that expects nothing passes a short one.
+func collect<S: AsyncSequence & Sendable>(_ stream: S, count: Int, timeout: Duration = .seconds(30)) async -> [S.Element]
 where S.Element: Sendable {
     await withTaskGroup(of: [S.Element].self) { group in
         group.addTask {

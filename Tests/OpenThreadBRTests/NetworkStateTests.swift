@@ -140,7 +140,7 @@ import Testing
             // The simulator can skip the 300 s wait.
             let datasets = try await env.client.activeDatasetChanges()
             #expect(try await env.control("ApplyPendingDataset") == [.bool(true)])
-            let seen = await collect(datasets, count: 2, timeout: .seconds(30))
+            let seen = await collect(datasets, count: 2)
             #expect(seen.last == .some(other))
             #expect(try await env.client.read(.channel) == 20)
             #expect(try await env.client.pendingDatasetTLVs() == nil)
@@ -192,7 +192,7 @@ import Testing
             // Until the delay ends the node stays on A.
             #expect(try await env.client.read(.channel) == 15)
             // Then it is leader of B, without a pending dataset.
-            let seen = await collect(datasets, count: 2, timeout: .seconds(30))
+            let seen = await collect(datasets, count: 2)
             #expect(seen.last == .some(b))
             #expect(try await env.client.deviceRole() == .leader)
             let (channel, pan, name) = try await env.client.read(.channel, .panID, .networkName)
