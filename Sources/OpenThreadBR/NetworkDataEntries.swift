@@ -133,6 +133,22 @@ public struct OnMeshPrefix: Hashable, Sendable, DBusRepresentable {
         self.domainPrefix = domainPrefix
     }
 
+    /// Each flag's name, as tbrd's D-Bus API and tbrctl's JSON spell it.
+    public static let flags: [(name: String, keyPath: any WritableKeyPath<OnMeshPrefix, Bool> & Sendable)] = [
+        ("preferred", \.preferred), ("slaac", \.slaac), ("dhcp", \.dhcp), ("configure", \.configure),
+        ("defaultRoute", \.defaultRoute), ("onMesh", \.onMesh), ("stable", \.stable), ("ndDns", \.ndDns),
+        ("domainPrefix", \.domainPrefix),
+    ]
+
+    /// The names of the flags set, in ``flags``' order.
+    public var flagNames: [String] { Self.flags.filter { self[keyPath: $0.keyPath] }.map(\.name) }
+
+    /// A prefix with the flags `names` set (unknown names are ignored) and the others clear.
+    public init(prefix: IPv6Prefix, rloc16: UInt16, preference: RoutePreference, flagNames names: Set<String>) {
+        self.init(prefix: prefix, rloc16: rloc16, preference: preference, preferred: false, slaac: false, onMesh: false, stable: false)
+        for flag in Self.flags where names.contains(flag.name) { self[keyPath: flag.keyPath] = true }
+    }
+
     /// Whether this is an Off-Mesh-Routable (OMR) prefix, by OpenThread's rule (`IsValidOmrPrefix`): a /64
     /// that is neither link-local nor multicast, published on-mesh, for SLAAC, stable, and not a Domain
     /// Prefix. Thread devices take their routable address from it.

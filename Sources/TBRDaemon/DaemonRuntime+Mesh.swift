@@ -26,14 +26,7 @@ extension MeshTopologyReply {
 
 extension MeshPrefixRow {
     init(_ p: OnMeshPrefix) {
-        let flags: [(String, Bool)] = [
-            ("preferred", p.preferred), ("slaac", p.slaac), ("dhcp", p.dhcp), ("configure", p.configure),
-            ("defaultRoute", p.defaultRoute), ("onMesh", p.onMesh), ("stable", p.stable), ("ndDns", p.ndDns),
-            ("domainPrefix", p.domainPrefix),
-        ]
-        self.init(
-            prefix: p.prefix.description, rloc16: p.rloc16, preference: p.preference.rawValue, omr: p.isOMR,
-            flags: flags.filter(\.1).map(\.0))
+        self.init(prefix: p.prefix.description, rloc16: p.rloc16, preference: p.preference.rawValue, omr: p.isOMR, flags: p.flagNames)
     }
 }
 

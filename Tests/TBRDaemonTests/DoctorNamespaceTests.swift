@@ -22,15 +22,7 @@ import Glibc
 
     @Test func theOMRRouteAndRouteInformationChecksReadTheNamespace() async throws {
         guard getuid() == 0 else { throw TestKitError("this test needs root (network namespaces); make test runs as root") }
-        let net = TestNetwork()
-        do {
-            try await net.create()
-            try await run(net)
-        } catch {
-            await net.remove()
-            throw error
-        }
-        await net.remove()
+        try await TestNetwork.with(run)
     }
 
     func run(_ net: TestNetwork) async throws {

@@ -53,6 +53,19 @@ final class TestNetwork: Sendable {
             try Executables.find("ip", package: "iproute2"), ["netns", "exec", ns] + command, stdin: stdin, timeout: .seconds(20))
     }
 
+    /// Runs `body` with a new network, created first and removed afterwards whatever happens.
+    static func with(_ body: (TestNetwork) async throws -> Void) async throws {
+        let net = TestNetwork()
+        do {
+            try await net.create()
+            try await body(net)
+        } catch {
+            await net.remove()
+            throw error
+        }
+        await net.remove()
+    }
+
     /// Creates the namespaces, links, addresses and routes, and turns forwarding on in the router.
     func create() async throws {
         _ = try Executables.find("nft", package: "nftables")
@@ -106,15 +119,7 @@ final class TestNetwork: Sendable {
 @Suite(.serialized) struct FirewallNamespaceTests {
     @Test func theFirewallLetsTheMeshReachWhatTheOptionAllows() async throws {
         guard getuid() == 0 else { throw TestKitError("this test needs root (network namespaces); make test runs as root") }
-        let net = TestNetwork()
-        do {
-            try await net.create()
-            try await run(net)
-        } catch {
-            await net.remove()
-            throw error
-        }
-        await net.remove()
+        try await TestNetwork.with(run)
     }
 
     /// Reachable within three one-second pings (a first neighbour discovery can cost one).
@@ -192,9 +197,7 @@ final class TestNetwork: Sendable {
     /// notification can.
     @Test func aFlushedRulesetIsPutBackAtOnceNotAtTheNextPoll() async throws {
         guard getuid() == 0 else { throw TestKitError("this test needs root (network namespaces); make test runs as root") }
-        let net = TestNetwork()
-        do {
-            try await net.create()
+        try await TestNetwork.with { net in
             try await withDaemon { env throws in
                 try await env.startSimulator(["wpan0"], extra: ["--nat64-delay", "100", "--infra-interface", "lan0"])
                 try await env.startDaemon(try env.configuration("policy-check-interval = 3600\n", firewall: true), namespace: net.router)
@@ -210,10 +213,6 @@ final class TestNetwork: Sendable {
                 #expect(env.daemon?.stderr.contains("table inet tbrd was changed by someone else; replacing it") == true)
                 await env.stopDaemon()
             }
-        } catch {
-            await net.remove()
-            throw error
         }
-        await net.remove()
     }
 }

@@ -65,12 +65,8 @@ extension MeshTopology {
         func small(_ value: Int32) -> UInt8? { (0...255).contains(value) ? UInt8(value) : nil }
         func count(_ value: Int64) -> UInt32? { (0...Int64(UInt32.max)).contains(value) ? UInt32(value) : nil }
         let prefixes = try reply.onMeshPrefixes.map { row in
-            let f = Set(row.flags)
-            return OnMeshPrefix(
-                prefix: try prefix(row.prefix), rloc16: row.rloc16, preference: try preference(row.preference),
-                preferred: f.contains("preferred"), slaac: f.contains("slaac"), dhcp: f.contains("dhcp"),
-                configure: f.contains("configure"), defaultRoute: f.contains("defaultRoute"), onMesh: f.contains("onMesh"),
-                stable: f.contains("stable"), ndDns: f.contains("ndDns"), domainPrefix: f.contains("domainPrefix"))
+            OnMeshPrefix(
+                prefix: try prefix(row.prefix), rloc16: row.rloc16, preference: try preference(row.preference), flagNames: Set(row.flags))
         }
         let routes = try reply.externalRoutes.map { row in
             ExternalRoute(

@@ -16,7 +16,7 @@ extension MeshView {
                 let omr = p.isOMR ? "  OMR" : ""
                 lines.append(
                     "  on-mesh prefix  \(p.prefix)\(omr)  from \(MeshNode.hex(p.rloc16)), \(p.preference.rawValue) preference"
-                        + "  [\(Self.flags(of: p).joined(separator: " "))]")
+                        + "  [\(p.flagNames.joined(separator: " "))]")
             }
             for r in topology.externalRoutes {
                 lines.append(

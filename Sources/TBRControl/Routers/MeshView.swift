@@ -32,7 +32,7 @@ struct MeshView: Sendable, Encodable {
             try e.encode(MeshNode.hex(p.rloc16), forKey: .rloc16)
             try e.encode(p.preference.rawValue, forKey: .preference)
             try e.encode(p.isOMR, forKey: .omr)
-            try e.encode(Self.flags(of: p), forKey: .flags)
+            try e.encode(p.flagNames, forKey: .flags)
         }
         var routes = data.nestedUnkeyedContainer(forKey: .externalRoutes)
         for r in topology.externalRoutes {
@@ -72,16 +72,6 @@ struct MeshView: Sendable, Encodable {
             try le.encode(l.linkQualityIn, forKey: .linkQualityIn)
             try le.encode(l.linkQualityOut, forKey: .linkQualityOut)
         }
-    }
-
-    /// The names of the flags set on `p`.
-    static func flags(of p: OnMeshPrefix) -> [String] {
-        let all: [(String, Bool)] = [
-            ("preferred", p.preferred), ("slaac", p.slaac), ("dhcp", p.dhcp), ("configure", p.configure),
-            ("defaultRoute", p.defaultRoute), ("onMesh", p.onMesh), ("stable", p.stable), ("ndDns", p.ndDns),
-            ("domainPrefix", p.domainPrefix),
-        ]
-        return all.filter(\.1).map(\.0)
     }
 
     /// The nodes as a tree: the border router at the root, routers under the first router that links to
