@@ -51,6 +51,7 @@ typedef __typeof__(&dbus_connection_get_dispatch_status) tbrd_dbus_connection_ge
 typedef __typeof__(&dbus_connection_get_is_connected) tbrd_dbus_connection_get_is_connected_fn;
 typedef __typeof__(&dbus_connection_open_private) tbrd_dbus_connection_open_private_fn;
 typedef __typeof__(&dbus_connection_send) tbrd_dbus_connection_send_fn;
+typedef __typeof__(&dbus_connection_send_with_reply) tbrd_dbus_connection_send_with_reply_fn;
 typedef __typeof__(&dbus_connection_set_dispatch_status_function) tbrd_dbus_connection_set_dispatch_status_function_fn;
 typedef __typeof__(&dbus_connection_set_exit_on_disconnect) tbrd_dbus_connection_set_exit_on_disconnect_fn;
 typedef __typeof__(&dbus_connection_set_timeout_functions) tbrd_dbus_connection_set_timeout_functions_fn;
@@ -91,6 +92,9 @@ typedef __typeof__(&dbus_message_set_error_name) tbrd_dbus_message_set_error_nam
 typedef __typeof__(&dbus_message_set_no_reply) tbrd_dbus_message_set_no_reply_fn;
 typedef __typeof__(&dbus_message_set_reply_serial) tbrd_dbus_message_set_reply_serial_fn;
 typedef __typeof__(&dbus_message_unref) tbrd_dbus_message_unref_fn;
+typedef __typeof__(&dbus_pending_call_block) tbrd_dbus_pending_call_block_fn;
+typedef __typeof__(&dbus_pending_call_steal_reply) tbrd_dbus_pending_call_steal_reply_fn;
+typedef __typeof__(&dbus_pending_call_unref) tbrd_dbus_pending_call_unref_fn;
 typedef __typeof__(&dbus_threads_init_default) tbrd_dbus_threads_init_default_fn;
 typedef __typeof__(&dbus_timeout_get_data) tbrd_dbus_timeout_get_data_fn;
 typedef __typeof__(&dbus_timeout_get_enabled) tbrd_dbus_timeout_get_enabled_fn;

@@ -125,7 +125,7 @@ final class CallRegistry {
         dispatchPrecondition(condition: .onQueue(handle.queue))
         guard isOpen else { return }
         let now = ContinuousClock.now
-        let noReply = DBusError(.noReply, "no reply before the call's timeout")
+        let noReply = DBusError.callTimedOut
         var next: ContinuousClock.Instant?
         for (serial, call) in pending {
             if call.deadline <= now {

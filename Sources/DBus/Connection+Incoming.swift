@@ -16,19 +16,13 @@ extension Connection {
         }
         switch message.kind {
         case .methodReturn, .error:
-            let result: Result<Message, any Error>
-            if message.kind == .error {
-                let text: String = if case .string(let s)? = message.body.first { s } else { "" }
-                result = .failure(DBusError(message.errorName ?? .failed, text))
-            } else {
-                result = .success(message)
-            }
+            let result = message.replyOutcome.mapError { $0 as any Error }
             return calls.complete(replySerial: message.replySerial, with: result)
                 ? DBUS_HANDLER_RESULT_HANDLED : DBUS_HANDLER_RESULT_NOT_YET_HANDLED
         case .signal:
             if message.interface == Connection.localInterface, message.member?.rawValue == "Disconnected" {
                 logger.notice("disconnected from the bus")
-                shutDown(reason: .disconnected("the bus closed the connection"))
+                shutDown(reason: .busClosedConnection)
                 // Not inline: this runs inside dbus_connection_dispatch.
                 handle.scheduleClose()
                 return DBUS_HANDLER_RESULT_HANDLED

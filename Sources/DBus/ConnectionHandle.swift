@@ -23,40 +23,11 @@ final class ConnectionHandle: @unchecked Sendable {
         queue.setSpecific(key: queueKey, value: true)
     }
 
-    /// Opens and registers a private connection to `bus`. Blocking; called on `queue` before the
-    /// connection's watches exist.
+    /// Opens and registers a private connection to `bus` (``LibDBus/openPrivate(_:)``). Blocking; called
+    /// on `queue` before the connection's watches exist.
     static func open(_ bus: Bus, queue: DispatchQueue) throws(DBusError) -> ConnectionHandle {
         dispatchPrecondition(condition: .onQueue(queue))
-        try LibDBus.available()
-        // Connections run on different queues but share libdbus's process-wide state (message cache,
-        // data slots), which libdbus protects only once it is initialised for threads.
-        _ = LibDBus.c.threads_init_default()
-        var err = LibDBus.newError()
-        defer { LibDBus.c.error_free(&err) }
-        let conn: OpaquePointer?
-        switch bus {
-        case .system: conn = LibDBus.c.bus_get_private(DBUS_BUS_SYSTEM, &err)
-        case .session: conn = LibDBus.c.bus_get_private(DBUS_BUS_SESSION, &err)
-        case .address(let address):
-            let c = LibDBus.c.connection_open_private(address, &err)
-            if let c, LibDBus.c.bus_register(c, &err) == 0 {
-                LibDBus.c.connection_close(c)
-                LibDBus.c.connection_unref(c)
-                conn = nil
-            } else {
-                conn = c
-            }
-        }
-        guard let conn else { throw Self.error(from: err, context: "cannot connect to the \(bus) bus") }
-        LibDBus.c.connection_set_exit_on_disconnect(conn, 0)
-        return ConnectionHandle(raw: conn, queue: queue)
-    }
-
-    /// Converts a filled-in libdbus `DBusError` into ours.
-    static func error(from err: DBusError_C, context: String) -> DBusError {
-        let name = err.name.flatMap { try? ErrorName(String(cString: $0)) } ?? .failed
-        let message = err.message.map { String(cString: $0) } ?? ""
-        return DBusError(name, message.isEmpty ? context : "\(context): \(message)")
+        return ConnectionHandle(raw: try LibDBus.openPrivate(bus), queue: queue)
     }
 
     /// Runs `body` on the queue and returns its result: inline when already there, otherwise with

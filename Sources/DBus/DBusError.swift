@@ -16,4 +16,10 @@ public struct DBusError: Error, Equatable, Sendable, CustomStringConvertible {
     static func disconnected(_ detail: String = "the connection to the bus is closed") -> DBusError {
         DBusError(.disconnected, detail)
     }
+
+    /// A call whose timeout passed before its reply came.
+    static let callTimedOut = DBusError(.noReply, "no reply before the call's timeout")
+
+    /// The bus ended the connection (its `Disconnected` signal, or the socket closing).
+    static let busClosedConnection = disconnected("the bus closed the connection")
 }

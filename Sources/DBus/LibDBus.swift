@@ -5,7 +5,8 @@ internal import TBRFoundation
 ///
 /// Linking it costs every process that starts about 0.7 ms: libdbus brings libsystemd and, through it,
 /// libgcrypt, libgpg-error, liblzma, libzstd, liblz4 and libcap, and most `tbrctl` commands (help,
-/// `--version`, datasets, Matter codes, `epskc check`) never talk to a bus. ``Connection`` calls
+/// `--version`, datasets, Matter codes, `epskc check`) never talk to a bus. Every connection
+/// (``Connection``, ``BlockingConnection``) is opened by ``openPrivate(_:)``, which calls
 /// ``available()`` before anything else: it opens the library and resolves every function below at
 /// once, so a machine without the library, or with one that lacks a function, gets a ``DBusError``
 /// naming the soname and the function instead of a trap at the first call that needs it. After that
@@ -29,6 +30,7 @@ enum LibDBus {
         let connection_get_is_connected: tbrd_dbus_connection_get_is_connected_fn
         let connection_open_private: tbrd_dbus_connection_open_private_fn
         let connection_send: tbrd_dbus_connection_send_fn
+        let connection_send_with_reply: tbrd_dbus_connection_send_with_reply_fn
         let connection_set_dispatch_status_function: tbrd_dbus_connection_set_dispatch_status_function_fn
         let connection_set_exit_on_disconnect: tbrd_dbus_connection_set_exit_on_disconnect_fn
         let connection_set_timeout_functions: tbrd_dbus_connection_set_timeout_functions_fn
@@ -69,6 +71,9 @@ enum LibDBus {
         let message_set_no_reply: tbrd_dbus_message_set_no_reply_fn
         let message_set_reply_serial: tbrd_dbus_message_set_reply_serial_fn
         let message_unref: tbrd_dbus_message_unref_fn
+        let pending_call_block: tbrd_dbus_pending_call_block_fn
+        let pending_call_steal_reply: tbrd_dbus_pending_call_steal_reply_fn
+        let pending_call_unref: tbrd_dbus_pending_call_unref_fn
         let threads_init_default: tbrd_dbus_threads_init_default_fn
         let timeout_get_data: tbrd_dbus_timeout_get_data_fn
         let timeout_get_enabled: tbrd_dbus_timeout_get_enabled_fn
@@ -96,6 +101,7 @@ enum LibDBus {
             connection_get_is_connected = try library.function("dbus_connection_get_is_connected")
             connection_open_private = try library.function("dbus_connection_open_private")
             connection_send = try library.function("dbus_connection_send")
+            connection_send_with_reply = try library.function("dbus_connection_send_with_reply")
             connection_set_dispatch_status_function = try library.function("dbus_connection_set_dispatch_status_function")
             connection_set_exit_on_disconnect = try library.function("dbus_connection_set_exit_on_disconnect")
             connection_set_timeout_functions = try library.function("dbus_connection_set_timeout_functions")
@@ -136,6 +142,9 @@ enum LibDBus {
             message_set_no_reply = try library.function("dbus_message_set_no_reply")
             message_set_reply_serial = try library.function("dbus_message_set_reply_serial")
             message_unref = try library.function("dbus_message_unref")
+            pending_call_block = try library.function("dbus_pending_call_block")
+            pending_call_steal_reply = try library.function("dbus_pending_call_steal_reply")
+            pending_call_unref = try library.function("dbus_pending_call_unref")
             threads_init_default = try library.function("dbus_threads_init_default")
             timeout_get_data = try library.function("dbus_timeout_get_data")
             timeout_get_enabled = try library.function("dbus_timeout_get_enabled")

@@ -26,6 +26,17 @@ public struct Message: Sendable {
     public var noReplyExpected: Bool
 }
 
+extension Message {
+    /// A reply as its caller sees it: the method return itself, or for an error reply a ``DBusError``
+    /// with the name exactly as sent and the first string argument as its message (empty when there is
+    /// none: otbr-agent sends none). ``Connection`` and ``BlockingConnection`` both end their calls with it.
+    var replyOutcome: Result<Message, DBusError> {
+        guard kind == .error else { return .success(self) }
+        let text: String = if case .string(let s)? = body.first { s } else { "" }
+        return .failure(DBusError(errorName ?? .failed, text))
+    }
+}
+
 /// A signal as delivered to a subscription.
 public struct Signal: Sendable {
     /// The sender's unique name.

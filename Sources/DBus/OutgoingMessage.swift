@@ -1,7 +1,8 @@
 internal import CDBus
 
 /// Owns one libdbus message being built for sending; released in `deinit`. Built, marshalled and sent on
-/// the queue of the connection that sends it, like every other libdbus call.
+/// the queue of the ``Connection`` that sends it, like every other libdbus call (or on the one thread of
+/// a ``BlockingConnection``).
 final class OutgoingMessage {
     let raw: OpaquePointer
 

@@ -87,6 +87,26 @@ public enum TBRControlMain {
         finish(await execute(runnable, console: console), on: console)
     }
 
+    /// Runs a prepared command on the calling thread with blocking I/O, when its command can and the
+    /// situation allows (`epskc activate` and `epskc deactivate` through tbrd, see
+    /// ``BlockingControlCommand``): no concurrency thread and no Dispatch queue start. The executable
+    /// tries it before ``run(_:console:)``; ``main(arguments:console:)`` does not (it is already async).
+    /// - Returns: the exit status, as ``run(_:console:)`` gives it; nil when the command must run with
+    ///   ``run(_:console:)`` (nothing was done and nothing written).
+    public static func runBlocking(_ runnable: Runnable, console: any Console) -> Int32? {
+        guard let command = runnable.command as? any BlockingControlCommand else { return nil }
+        let status: Int32
+        do {
+            guard let exit = try command.runBlocking(in: CommandContext(console: console, values: runnable.values)) else {
+                return nil
+            }
+            status = exit.rawValue
+        } catch {
+            status = report(error, of: runnable, on: console)
+        }
+        return finish(status, on: console)
+    }
+
     /// A result that did not reach its reader is not a success (`tbrctl list > /dev/full`).
     private static func finish(_ status: Int32, on console: any Console) -> Int32 {
         if let failure = console.outputFailure {
@@ -97,18 +117,24 @@ public enum TBRControlMain {
     }
 
     private static func execute(_ runnable: Runnable, console: any Console) async -> Int32 {
-        let values = runnable.values
         do {
-            return try await runnable.command.run(in: CommandContext(console: console, values: values)).rawValue
-        } catch let error as UsageError {
-            var error = error
-            if error.commandPath.isEmpty { error.commandPath = values.commandPath }
+            return try await runnable.command.run(in: CommandContext(console: console, values: runnable.values)).rawValue
+        } catch {
+            return report(error, of: runnable, on: console)
+        }
+    }
+
+    /// Writes what `error`, thrown by the command of `runnable`, says and returns its exit status.
+    private static func report(_ error: any Error, of runnable: Runnable, on console: any Console) -> Int32 {
+        switch error {
+        case var error as UsageError:
+            if error.commandPath.isEmpty { error.commandPath = runnable.values.commandPath }
             return report(error, on: console)
-        } catch let error as ControlError {
+        case let error as ControlError:
             // Messages may carry text from elsewhere (tbrd, otbr-agent, the input): never raw control characters.
             console.write("tbrctl: \(Quoted.sanitized(error.message))\n", to: .standardError)
             return error.exitCode.rawValue
-        } catch {
+        default:
             console.write("tbrctl: \(Quoted.sanitized("\(error)"))\n", to: .standardError)
             return ExitCode.failure.rawValue
         }

@@ -3,7 +3,7 @@ import TBRCommandLine
 extension EPSKc {
     /// `tbrctl epskc activate [-d ROUTER] [--duration SECONDS]`: starts an ephemeral key on a border
     /// router and prints it.
-    struct Activate: ControlCommand {
+    struct Activate: BlockingControlCommand {
         static let configuration = CommandConfiguration(
             name: "activate",
             abstract: "Start an ePSKc on a border router and print it.",
@@ -38,6 +38,20 @@ extension EPSKc {
                 let ref = try await backend.resolve(router)
                 return (ref.id, try await backend.activateEpskc(on: ref, seconds: seconds))
             }
+            return try report(result, on: id, in: context)
+        }
+
+        /// Through tbrd, on the calling thread (``BlockingTbrd``); nil when tbrd is not on the bus or
+        /// `-d` needs a lookup.
+        func runBlocking(in context: CommandContext) throws -> ExitCode? {
+            guard let (ref, result) = try BlockingTbrd.perform(.activateEpskc(seconds: seconds), on: router, context)
+            else { return nil }
+            return try report(result, on: ref.id, in: context)
+        }
+
+        /// Prints `result` of router `id` (the key in text, the whole result in JSON) and says how it went.
+        /// - Throws: ``ControlError`` 75 for `busy`, 1 for another status that is not `success`.
+        private func report(_ result: EpskcActivation, on id: String, in context: CommandContext) throws -> ExitCode {
             let status = ErrorMapping.exitCode(activationStatus: result.status)
             if context.json {
                 try context.writeJSON(result)

@@ -2,7 +2,7 @@ import TBRCommandLine
 
 extension EPSKc {
     /// `tbrctl epskc deactivate [-d ROUTER] [--retain-session]`: ends a border router's ephemeral key.
-    struct Deactivate: ControlCommand {
+    struct Deactivate: BlockingControlCommand {
         static let configuration = CommandConfiguration(
             name: "deactivate",
             abstract: "End the ePSKc of a border router.",
@@ -38,6 +38,19 @@ extension EPSKc {
                 try await backend.deactivateEpskc(on: ref, retainSession: retainSession)
                 return ref.id
             }
+            return try report(on: id, in: context)
+        }
+
+        /// Through tbrd, on the calling thread (``BlockingTbrd``); nil when tbrd is not on the bus or
+        /// `-d` needs a lookup.
+        func runBlocking(in context: CommandContext) throws -> ExitCode? {
+            guard let (ref, _) = try BlockingTbrd.perform(.deactivateEpskc(retainSession: retainSession), on: router, context)
+            else { return nil }
+            return try report(on: ref.id, in: context)
+        }
+
+        /// Says that the ePSKc of router `id` ended.
+        private func report(on id: String, in context: CommandContext) throws -> ExitCode {
             if context.json {
                 try context.writeJSON(Output(router: id, status: "success"))
             } else {

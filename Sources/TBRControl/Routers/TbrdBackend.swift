@@ -30,10 +30,9 @@ struct TbrdBackend: RouterBackend {
 
     /// `io.tbrd.BorderRouter1` of `router`.
     func object(_ router: RouterRef) throws -> RemoteObject {
-        guard let text = router.path, let path = try? ObjectPath(text) else {
-            throw ControlError.failure("tbrd gave no object path for border router \(router.id)")
-        }
-        return RemoteObject(connection: connection, destination: TBRDBusAPI.busName, path: path, interface: TBRDBusAPI.BorderRouter.interface)
+        RemoteObject(
+            connection: connection, destination: TBRDBusAPI.busName, path: try Self.objectPath(of: router),
+            interface: TBRDBusAPI.BorderRouter.interface)
     }
 
     /// Calls `member` of `object`, mapping failures through ``ErrorMapping``.
@@ -106,11 +105,7 @@ struct TbrdBackend: RouterBackend {
     /// `ListBorderRouters() → a(ossbsssb)`: every router with its object path.
     func routerEntries() async throws -> [(path: ObjectPath, listing: RouterListing)] {
         let contract = TBRDBusAPI.Manager.listBorderRouters
-        let reply = try await call(manager, contract.name, doing: "listing tbrd's border routers")
-        let rows: [BorderRouterRow]
-        do { rows = try Self.decode(reply, as: [BorderRouterRow].self) } catch {
-            throw ErrorMapping.controlError(error, doing: "listing tbrd's border routers")
-        }
+        let rows = try Self.routerRows(try await call(manager, contract.name, doing: Self.listingRouters))
         var entries: [(path: ObjectPath, listing: RouterListing)] = []
         for row in rows {
             // The row has no transport (its signature is a contract): a router without an interface is
@@ -140,15 +135,8 @@ struct TbrdBackend: RouterBackend {
     func routers() async throws -> [RouterListing] { try await routerEntries().map(\.listing) }
 
     func resolve(_ text: String?) async throws -> RouterRef {
-        guard let text else {
-            let entries = try await routerEntries()
-            let id = try RouterChoice.only(
-                of: entries.map(\.listing.id),
-                nobody: "tbrd knows no border router yet: is otbr-agent running on its bus?")
-            return RouterRef(id: id, path: entries.first { $0.listing.id == id }?.path.rawValue)
-        }
-        // Taken as an id until the first call shows otherwise (``onRouter(_:_:)``): no round trip here.
-        return RouterRef(id: text, path: TBRDBusAPI.routerPath(text).rawValue, isVerified: false)
+        guard let text else { return try Self.onlyRouter(of: try await routerEntries().map { ($0.listing.id, $0.path) }) }
+        return Self.namedRouter(text)
     }
 
     /// The router `text` names, looked up in tbrd: `FindBorderRouter`, and its `Id` when the path is not
@@ -203,22 +191,17 @@ struct TbrdBackend: RouterBackend {
 
     // MARK: commands
 
+    /// Makes `call` on `router` (``callRouter(_:_:_:doing:timeout:)``) and reads its reply.
+    func perform<R>(_ call: RouterCall<R>, on router: RouterRef) async throws -> R {
+        try call.decode(try await callRouter(router, call.member, call.arguments, doing: call.doing(router)), router.id)
+    }
+
     func activateEpskc(on router: RouterRef, seconds: Int?) async throws -> EpskcActivation {
-        let reply = try await callRouter(
-            router, API.activateEpskcMode.name, [.uint16(UInt16(clamping: seconds ?? 0))],
-            doing: "ActivateEpskcMode on \(router.id)")
-        let r: ActivateEpskcReply
-        do { r = try ActivateEpskcReply(arguments: reply) } catch {
-            throw ControlError.failure("ActivateEpskcMode on \(router.id) failed: tbrd's reply is not (s, s, q): \(error)")
-        }
-        return EpskcActivation(
-            status: r.status, epskc: r.status == "success" ? r.epskc : nil, validDurationSeconds: Int(r.validSeconds),
-            message: r.status == "success" ? nil : EpskcActivation.sentence(for: r.status, router: router.id))
+        try await perform(.activateEpskc(seconds: seconds), on: router)
     }
 
     func deactivateEpskc(on router: RouterRef, retainSession: Bool) async throws {
-        _ = try await callRouter(
-            router, API.deactivateEpskcMode.name, [.bool(retainSession)], doing: "DeactivateEpskcMode on \(router.id)")
+        try await perform(.deactivateEpskc(retainSession: retainSession), on: router)
     }
 
     func joinNetwork(on router: RouterRef, tlvs: [UInt8], thisRouterOnly: Bool) async throws -> JoinResult {
@@ -262,19 +245,6 @@ struct TbrdBackend: RouterBackend {
 extension String {
     /// nil for the empty string (tbrd's "none").
     var nilIfEmpty: String? { isEmpty ? nil : self }
-}
-
-extension EpskcActivation {
-    /// A sentence for a non-success `status` of `ActivateEpskcMode` on `router`.
-    static func sentence(for status: String, router: String) -> String {
-        switch status {
-        case "busy": "an ePSKc is already active on \(router); wait for it to end or end it with 'tbrctl epskc deactivate'"
-        case "notSupported": "\(router) does not support ePSKc (built without it, or the feature is off)"
-        case "invalidState": "\(router) cannot start an ePSKc in its current state"
-        case "invalidArgument": "\(router) refused the ePSKc request as invalid"
-        default: "\(router) could not start an ePSKc (status \(status))"
-        }
-    }
 }
 
 extension JoinResult {
