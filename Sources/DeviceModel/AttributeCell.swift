@@ -5,7 +5,8 @@ import TBRFoundation
 ///
 /// Backends keep what they know about a device in cells; attributes read them and stream them. Setting
 /// an equal value changes nothing and wakes nobody. Thread-safe; values are delivered under the cell's
-/// lock so every subscriber sees changes in the order they were made.
+/// lock so every subscriber sees changes in the order they were made (a stream that ended is forgotten at
+/// the next change, see ``Departures``).
 public final class AttributeCell<Value: Sendable & Equatable>: Sendable {
     private struct Subscriber {
         let deliver: @Sendable (Value) -> Void
@@ -20,6 +21,7 @@ public final class AttributeCell<Value: Sendable & Equatable>: Sendable {
     }
 
     private let state: Locked<State>
+    private let departures = Departures()
 
     /// A cell holding `initial`.
     public init(_ initial: Value) { state = Locked(State(value: initial)) }
@@ -32,6 +34,7 @@ public final class AttributeCell<Value: Sendable & Equatable>: Sendable {
     @discardableResult
     public func set(_ new: Value) -> Bool {
         state.withLock { s in
+            departures.prune(&s.subscribers)
             guard s.value != new else { return false }
             s.value = new
             for subscriber in s.subscribers.values { subscriber.deliver(new) }
@@ -44,6 +47,7 @@ public final class AttributeCell<Value: Sendable & Equatable>: Sendable {
     @discardableResult
     public func update(_ change: (inout Value) -> Void) -> Value {
         state.withLock { s in
+            departures.prune(&s.subscribers)
             var copy = s.value
             change(&copy)
             if copy != s.value {
@@ -69,6 +73,7 @@ public final class AttributeCell<Value: Sendable & Equatable>: Sendable {
         }
         let id: UInt64? = state.withLock { s in
             guard !s.finished else { return nil }
+            departures.prune(&s.subscribers)
             s.nextID += 1
             s.subscribers[s.nextID] = Subscriber(deliver: deliver, finish: { continuation.finish() })
             deliver(s.value)
@@ -78,9 +83,7 @@ public final class AttributeCell<Value: Sendable & Equatable>: Sendable {
             continuation.finish()
             return AttributeStream(stream)
         }
-        continuation.onTermination = { [weak self] _ in
-            _ = self?.state.withLock { $0.subscribers.removeValue(forKey: id) }
-        }
+        continuation.onTermination = { [departures] _ in departures.leave(id) }
         return AttributeStream(stream)
     }
 

@@ -18,16 +18,23 @@ public final class EventBroadcaster<Event: Sendable>: Sendable {
     }
 
     private let state = Locked(State())
+    private let departures = Departures()
 
     /// A broadcaster with no subscribers.
     public init() {}
 
     /// How many streams are subscribed now.
-    public var subscriberCount: Int { state.withLock { $0.subscribers.count } }
+    public var subscriberCount: Int {
+        state.withLock { s in
+            departures.prune(&s.subscribers)
+            return s.subscribers.count
+        }
+    }
 
     /// Publishes `event` to every subscriber.
     public func publish(_ event: Event) {
         state.withLock { s in
+            departures.prune(&s.subscribers)
             for subscriber in s.subscribers.values { subscriber.deliver(event) }
         }
     }
@@ -44,14 +51,13 @@ public final class EventBroadcaster<Event: Sendable>: Sendable {
         }
         let id: UInt64? = state.withLock { s in
             guard !s.finished else { return nil }
+            departures.prune(&s.subscribers)
             s.nextID += 1
             s.subscribers[s.nextID] = Subscriber(deliver: deliver, finish: { continuation.finish() })
             return s.nextID
         }
         if let id {
-            continuation.onTermination = { [weak self] _ in
-                _ = self?.state.withLock { $0.subscribers.removeValue(forKey: id) }
-            }
+            continuation.onTermination = { [departures] _ in departures.leave(id) }
         } else {
             continuation.finish()
         }

@@ -10,14 +10,16 @@ struct Mesh: ControlCommand {
             otbr-agent (within 5 s) and shows the router itself, every router and child it hears directly \
             (link quality in, age, a child's mode and timeout) and the on-mesh prefixes, the OMR prefix \
             marked, and external routes. A node that left is gone as soon as the agent's tables say so. \
-            Routers over REST report only themselves unless the agent runs network diagnostics.
+            A router on another host (REST) is read through its agent's network diagnostics instead, which \
+            reach beyond the first hop (routers with their links, and their children).
 
             --format text (default) prints a tree; json the same as --json: {router, partitionId, \
             leaderRouterId, networkData: {onMeshPrefixes, externalRoutes}, nodes: [{extAddress, rloc16, role, \
             routerId, source, linkQualityIn, linkQualityOut, age, mode, timeout, parent, links}]}; dot a \
             Graphviz graph: tbrctl mesh --format dot | dot -Tsvg > mesh.svg.
 
-            Exit status: 0 shown; 1 the agent failed; 69 the agent or tbrd not reachable.
+            Exit status: 0 shown; 1 the agent failed or the router is unknown; 64 several routers and no -d, \
+            or --json with --format text or dot; 69 the agent or tbrd not reachable.
             """)
     static let arguments: [ArgumentSpec] = [
         .router,
