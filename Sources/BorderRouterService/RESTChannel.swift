@@ -232,7 +232,7 @@ actor RESTChannel: RouterChannel {
     }
 
     nonisolated func healthReadings() async -> RouterHealth {
-        .unsupported("otbr-agent's REST API does not report it")
+        .none("otbr-agent's REST API does not report it")
     }
 
     // MARK: errors

@@ -41,10 +41,10 @@ public struct RouterHealth: Sendable {
         self.infraInterface = infraInterface
     }
 
-    /// Every reading unsupported for the same reason (an agent reached over REST).
-    static func unsupported(_ why: String) -> RouterHealth {
-        RouterHealth(
-            rcpVersion: .unsupported(why), multiAilDetected: .unsupported(why), ccaFailureRate: .unsupported(why),
-            nat64: .unsupported(why), infraInterface: .unsupported(why))
+    /// No reading at all, every one for the same reason: unsupported (an agent reached over REST), or
+    /// failed (an agent that did not answer in time).
+    public static func none(_ why: String, failed: Bool = false) -> RouterHealth {
+        func r<V>() -> Reading<V> { failed ? .failed(why) : .unsupported(why) }
+        return RouterHealth(rcpVersion: r(), multiAilDetected: r(), ccaFailureRate: r(), nat64: r(), infraInterface: r())
     }
 }

@@ -24,20 +24,11 @@ extension TbrdBackend {
 }
 
 extension DirectBackend {
-    /// The agent's mesh tables, read within ``BorderRouterService/meshReadLimit``.
+    /// The agent's mesh through the in-process service, as tbrd reads it (within its 5 s).
     func meshTopology(of router: RouterRef) async throws -> MeshTopology {
-        let agent = try agent(router)
-        let limit = BorderRouterService.meshReadLimit
-        let outcome: TimeLimit.Outcome<MeshTables>
-        do {
-            outcome = try await TimeLimit.run(limit, clock: SystemClock()) { try await agent.readMeshTables() }
-        } catch {
+        do { return try await service.meshTopology(of: try deviceID(router)) } catch {
             throw ErrorMapping.controlError(error, doing: "reading the mesh of \(router.id)")
         }
-        guard case .finished(let tables) = outcome else {
-            throw ControlError.unavailable("reading the mesh of \(router.id) failed: otbr-agent did not answer within \(limit)")
-        }
-        return MeshTopology(tables: tables)
     }
 }
 

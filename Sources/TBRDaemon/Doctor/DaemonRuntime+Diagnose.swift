@@ -40,7 +40,7 @@ extension DaemonRuntime {
         let service = self.service
         var facts = RouterFacts(
             id: id.rawValue, transport: summary.transport, address: summary.address, online: summary.isOnline, role: summary.role,
-            topology: .failed("not read"), dataset: .failed("not read"), health: .unsupportedEverywhere("not read"),
+            topology: .failed("not read"), dataset: .failed("not read"), health: .none("not read"),
             advertisedOMR: advertisedOMR(of: summary), policy: await policyFacts(id))
         guard summary.isOnline else { return facts }
         let outcome = try? await TimeLimit.run(Self.diagnoseLimit, clock: clock) {
@@ -50,14 +50,13 @@ extension DaemonRuntime {
             return (await topology, await tlvs, await health)
         }
         guard case .finished(let (topology, tlvs, health))? = outcome else {
-            let late = Reading<Never>.failed("the agent did not answer within \(Self.diagnoseLimit)")
-            facts.topology = .failed(late.text)
-            facts.dataset = .failed(late.text)
-            facts.health = .unsupportedEverywhere(late.text, failed: true)
+            let late = "the agent did not answer within \(Self.diagnoseLimit)"
+            facts.topology = .failed(late)
+            facts.dataset = .failed(late)
+            facts.health = .none(late, failed: true)
             return facts
         }
         facts.topology = topology
-        if let role = topology.value?.nodes.first(where: { $0.source == .self }) { facts.role = facts.role ?? (role.role == .child ? .child : .router) }
         switch tlvs {
         case .value(let bytes?):
             facts.dataset = (try? OperationalDataset(bytes: bytes)).map { .value($0) } ?? .failed("the active dataset does not decode")
@@ -65,7 +64,7 @@ extension DaemonRuntime {
         case .unsupported(let why): facts.dataset = .unsupported(why)
         case .failed(let why): facts.dataset = .failed(why)
         }
-        facts.health = health ?? .unsupportedEverywhere("the router is gone", failed: true)
+        facts.health = health ?? .none("the router is gone", failed: true)
         return facts
     }
 
@@ -132,23 +131,5 @@ extension DaemonRuntime {
             routes: routes, interfaces: interfaces, firewallEnabled: firewallOn, firewallNeededBy: await structuresNeedingFirewall(),
             firewallTable: table, avahiRunning: avahi,
             borderAgents: avahi ? borderAgentsSeen ?? [] : nil)
-    }
-}
-
-extension Reading {
-    /// The sentence of a reading without a value.
-    var text: String {
-        switch self {
-        case .value: "read"
-        case .unsupported(let why), .failed(let why): why
-        }
-    }
-}
-
-extension RouterHealth {
-    /// Every reading without a value, for the same reason.
-    static func unsupportedEverywhere(_ why: String, failed: Bool = false) -> RouterHealth {
-        func r<V>() -> Reading<V> { failed ? .failed(why) : .unsupported(why) }
-        return RouterHealth(rcpVersion: r(), multiAilDetected: r(), ccaFailureRate: r(), nat64: r(), infraInterface: r())
     }
 }
