@@ -11,6 +11,7 @@
 #   make install binaries and config into DESTDIR/PREFIX
 #   make deb     the Debian packages tbrd and otbr-sim (dpkg-buildpackage, checked by lintian); prints the .deb
 #   make deb-check  installs them on this machine, checks what a user gets, purges them (CI; changes the machine)
+#   make link-order  remake scripts/link-order.txt, the functions the release link packs together (valgrind, perf)
 
 SWIFT        ?= swift
 PREFIX       ?= /usr/local
@@ -19,6 +20,9 @@ SYSCONFDIR   ?= /etc
 UNITDIR      ?= $(PREFIX)/lib/systemd/system
 SWIFT_FLAGS  ?=
 FUZZ_SECONDS ?= 300
+# How every release build is compiled and linked (scripts/release-link-flags: function sections, the
+# functions tbrd and tbrctl run packed together by lld, packed relocations; docs/performance.md).
+RELEASE_FLAGS := --static-swift-stdlib $(shell scripts/release-link-flags)
 
 # Every Debian package the project uses: C libraries for the build, real daemons and tools for the tests.
 DEB_PACKAGES = pkg-config libdbus-1-dev libavahi-client-dev libssl-dev libsqlite3-dev libcurl4-openssl-dev libmicrohttpd-dev \
@@ -29,8 +33,10 @@ DEB_PACKAGES = pkg-config libdbus-1-dev libavahi-client-dev libssl-dev libsqlite
 # And what the benchmarks need besides: a C compiler for bench/dbus-raw.c (libnl-route-3-200, which the
 # CHIP SDK's library links, is in DEB_PACKAGES already: the tests run python-matter-server).
 BENCH_PACKAGES = gcc curl
+# And what make link-order needs.
+LINK_ORDER_PACKAGES = valgrind linux-perf
 
-.PHONY: all deps bench-deps build test tsan fuzz-smoke fuzz bench bench-quick demo install deb deb-check clean matter-server
+.PHONY: all deps bench-deps build test tsan fuzz-smoke fuzz bench bench-quick demo install deb deb-check clean matter-server link-order
 
 all: build
 
@@ -86,6 +92,12 @@ tsan: deps
 bench-deps:
 	@$(MAKE) --no-print-directory deps DEB_PACKAGES="$(DEB_PACKAGES) $(BENCH_PACKAGES)"
 
+# Remakes scripts/link-order.txt from the current code (a few minutes: a release build, tbrd and tbrctl
+# under callgrind, then the page faults of the ordered tbrd); commit the list it writes.
+link-order: deps
+	@$(MAKE) --no-print-directory deps DEB_PACKAGES="$(DEB_PACKAGES) $(LINK_ORDER_PACKAGES)"
+	scripts/link-order.sh
+
 # Every script under bench/ (bench/run.sh lists them); fails when one fails or prints no ratio.
 bench: bench-deps
 	bench/run.sh
@@ -103,16 +115,16 @@ demo: build
 # an existing one), the manual pages, the shell completions and the docs. PREFIX, DESTDIR, SYSCONFDIR
 # and UNITDIR are honoured.
 install: deps
-	$(SWIFT) build -c release --static-swift-stdlib $(SWIFT_FLAGS)
+	$(SWIFT) build -c release $(RELEASE_FLAGS) $(SWIFT_FLAGS)
 	@# tbrctl, a short-lived command, is relinked position-dependent: ~60,000 fewer relocations at each
 	@# start (docs/performance.md). tbrd, a long-running daemon, keeps PIE and its randomisation.
-	$(SWIFT) build -c release --static-swift-stdlib --product tbrctl -Xlinker -no-pie $(SWIFT_FLAGS)
+	$(SWIFT) build -c release $(RELEASE_FLAGS) --product tbrctl -Xlinker -no-pie $(SWIFT_FLAGS)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(SYSCONFDIR)/dbus-1/system.d $(DESTDIR)$(SYSCONFDIR)/tbrd \
 	  $(DESTDIR)$(SYSCONFDIR)/sysusers.d $(DESTDIR)$(UNITDIR) $(DESTDIR)$(PREFIX)/share/doc/tbrd \
 	  $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/man/man5 $(DESTDIR)$(PREFIX)/share/man/man8 \
 	  $(DESTDIR)$(PREFIX)/share/bash-completion/completions $(DESTDIR)$(PREFIX)/share/zsh/site-functions \
 	  $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
-	bin=$$($(SWIFT) build -c release --static-swift-stdlib --show-bin-path); \
+	bin=$$($(SWIFT) build -c release $(RELEASE_FLAGS) --show-bin-path); \
 	  install -s -m 0755 $$bin/tbrd $$bin/tbrctl $$bin/otbr-sim $$bin/matter-sim $(DESTDIR)$(PREFIX)/bin/ && \
 	  scripts/generate-docs.sh $$bin .build/release-docs
 	install -m 0644 .build/release-docs/man/*.1 $(DESTDIR)$(PREFIX)/share/man/man1/

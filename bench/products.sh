@@ -1,9 +1,9 @@
 # The SwiftPM products bench/dbus.sh, bench/tbrd.sh and bench/policy.sh measure. Sourced, never run.
 #   bench_products release|installed PRODUCT...   builds the PRODUCTs, sets $bin to their directory
 # release:   `swift build -c release` into .build.
-# installed: as make install builds them: release, the Swift runtime linked in, tbrctl position-dependent
-#            (docs/performance.md); in bench/build/static, so that neither this nor make install
-#            rebuilds the other's .build.
+# installed: as make install builds them: release, the Swift runtime linked in, linked as
+#            scripts/release-link-flags says, tbrctl position-dependent (docs/performance.md); in
+#            bench/build/static, so that neither this nor make install rebuilds the other's .build.
 # BENCH_BUILD=debug takes the debug build instead, the one make test makes (bench/run.sh --quick: the
 # quick mode checks that a benchmark runs, not how fast, and CI has that build already).
 
@@ -15,7 +15,9 @@ bench_products() {
   case ${BENCH_BUILD:-release}:$kind in
     debug:*) options=() ;;
     release:release) options=(-c release) ;;
-    release:installed) options=(-c release --static-swift-stdlib --scratch-path bench/build/static) ;;
+    release:installed)
+      options=(-c release --static-swift-stdlib --scratch-path bench/build/static)
+      mapfile -t -O "${#options[@]}" options < <(scripts/release-link-flags) ;;
     *) echo "bench: BENCH_BUILD is release or debug, the kind release or installed (not ${BENCH_BUILD:-}:$kind)" >&2; return 64 ;;
   esac
   echo "bench: swift build ${options[*]:--c debug} --product $* (BENCH_BUILD=${BENCH_BUILD:-release})" >&2

@@ -79,7 +79,13 @@ for binary in /usr/sbin/tbrd /usr/bin/tbrctl; do
   done
 done
 
-step "the unit: systemd-analyze security"
+step "packed relocations (DT_RELR) are declared: Depends asks for the glibc that reads them"
+for binary in /usr/sbin/tbrd /usr/bin/tbrctl; do
+  readelf -d "$binary" | grep -q '(RELR)' || fail "$binary has no packed relocations: was it linked as scripts/release-link-flags says?"
+  readelf -V "$binary" | grep -q GLIBC_ABI_DT_RELR || fail "$binary does not ask for GLIBC_ABI_DT_RELR"
+done
+echo "$depends" | grep -q 'libc6 (>= 2.36)' || fail "Depends does not ask for libc6 (>= 2.36), which DT_RELR needs"
+
 exposure=$(systemd-analyze security --offline=yes /lib/systemd/system/tbrd.service 2>/dev/null \
   | sed -n 's/.*Overall exposure level for tbrd.service: \([0-9.]*\).*/\1/p')
 [ -n "$exposure" ] || fail "systemd-analyze security gave no exposure level"
