@@ -13,6 +13,7 @@ cd "$(dirname "$0")/.."
 rounds=${1:-15}
 [[ $rounds =~ ^[0-9]+$ ]] && [ "$rounds" -ge 3 ] || { echo "usage: bench/policy.sh [ROUNDS>=3]" >&2; exit 64; }
 source bench/products.sh
+source scripts/private-bus.sh
 bench_products installed tbrd otbr-sim tbrctl
 work=$(mktemp -d)
 pids=()
@@ -25,16 +26,8 @@ cleanup() {
 }
 trap cleanup EXIT
 
-cat > "$work/bus.conf" <<CONF
-<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
- "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
-<busconfig><type>tbrd-bench</type><listen>unix:path=$work/bus</listen><auth>EXTERNAL</auth>
-<limit name="max_replies_per_connection">4096</limit>
-<policy context="default"><allow user="*"/><allow own="*"/><allow send_destination="*"/><allow receive_sender="*"/></policy></busconfig>
-CONF
-dbus-daemon --config-file="$work/bus.conf" --nofork --nopidfile --nosyslog 2>/dev/null & pids+=($!)
+private_bus "$work/bus" '<limit name="max_replies_per_connection">4096</limit>'
 bus="unix:path=$work/bus"
-until [ -S "$work/bus" ]; do sleep 0.05; done
 dataset=$("$bin/tbrctl" dataset new --name Bench --channel 15)
 
 in_ns=()

@@ -11,25 +11,17 @@ rounds=${1:-30}
 [[ $rounds =~ ^[0-9]+$ && $rounds -ge 1 ]] || { echo "usage: bench/rest.sh [ROUNDS>=1]" >&2; exit 64; }
 command -v curl >/dev/null || { echo "bench/rest.sh needs curl (apt-get install curl; make bench-deps)" >&2; exit 69; }
 source bench/products.sh
+source scripts/private-bus.sh
 bench_products installed tbrd otbr-sim tbrctl
 work=$(mktemp -d)
 pids=()
 cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; wait 2>/dev/null || true; rm -rf "$work"; }
 trap cleanup EXIT
 
-cat > "$work/bus.conf" <<CONF
-<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
- "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
-<busconfig><type>tbrd-bench</type><listen>unix:path=$work/bus</listen><auth>EXTERNAL</auth>
-<policy context="default"><allow user="*"/><allow own="*"/><allow send_destination="*"/><allow receive_sender="*"/></policy></busconfig>
-CONF
-dbus-daemon --config-file="$work/bus.conf" --nofork --nopidfile --nosyslog 2>/dev/null & pids+=($!)
+private_bus "$work/bus"
 bus="unix:path=$work/bus"
-until [ -S "$work/bus" ]; do sleep 0.05; done
 # The agent gets a bus of its own: tbrd reaches it over HTTP only.
-sed -e "s|$work/bus|$work/agent-bus|" "$work/bus.conf" > "$work/agent-bus.conf"
-dbus-daemon --config-file="$work/agent-bus.conf" --nofork --nopidfile --nosyslog 2>/dev/null & pids+=($!)
-until [ -S "$work/agent-bus" ]; do sleep 0.05; done
+private_bus "$work/agent-bus"
 dataset=$("$bin/tbrctl" dataset new --name Bench --channel 15)
 
 "$bin/otbr-sim" --bus "unix:path=$work/agent-bus" --dataset "$dataset" --role-delay 100 --rest 127.0.0.1:0 > "$work/sim.log" 2>&1 & pids+=($!)

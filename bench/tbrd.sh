@@ -12,21 +12,15 @@ idle=${IDLE_SECONDS:-60}
 [[ $rounds =~ ^[0-9]+$ && $rounds -ge 1 && $idle =~ ^[0-9]+$ && $idle -ge 1 ]] ||
   { echo "usage: [IDLE_SECONDS=N] bench/tbrd.sh [ROUNDS>=1]" >&2; exit 64; }
 source bench/products.sh
+source scripts/private-bus.sh
 bench_products installed tbrd otbr-sim tbrctl
 work=$(mktemp -d)
 pids=()
 cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; wait 2>/dev/null || true; rm -rf "$work"; }
 trap cleanup EXIT
 
-cat > "$work/bus.conf" <<CONF
-<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
- "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
-<busconfig><type>tbrd-bench</type><listen>unix:path=$work/bus</listen><auth>EXTERNAL</auth>
-<policy context="default"><allow user="*"/><allow own="*"/><allow send_destination="*"/><allow receive_sender="*"/></policy></busconfig>
-CONF
-dbus-daemon --config-file="$work/bus.conf" --nofork --nopidfile --nosyslog 2>/dev/null & pids+=($!)
+private_bus "$work/bus"
 bus="unix:path=$work/bus"
-until [ -S "$work/bus" ]; do sleep 0.05; done
 dataset=$("$bin/tbrctl" dataset new --name Bench --channel 15)
 
 start_sim() { # start_sim N: otbr-sim with wpan0..wpanN-1 as one process

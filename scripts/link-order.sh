@@ -22,6 +22,7 @@ for tool in valgrind perf; do
 done
 if ! command -v swift >/dev/null && [ -x /opt/swift/usr/bin/swift ]; then export PATH="/opt/swift/usr/bin:$PATH"; fi
 out=scripts/link-order.txt
+source scripts/private-bus.sh
 
 # The release build as make install and make deb link it (scripts/release-link-flags), but ordered by the
 # list being made, in a scratch directory of its own.
@@ -38,18 +39,10 @@ trap cleanup EXIT
 for p in tbrd tbrctl otbr-sim; do build "$work/list" $p; done
 bin=$(swift build -c release --static-swift-stdlib --scratch-path .build/link-order --show-bin-path)
 
-cat > "$work/bus.conf" <<CONF
-<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
- "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
-<busconfig><type>tbrd-link-order</type><listen>unix:path=$work/bus</listen><auth>EXTERNAL</auth>
-<policy context="default"><allow user="*"/><allow own="*"/><allow send_destination="*"/><allow receive_sender="*"/></policy></busconfig>
-CONF
-dbus-daemon --config-file="$work/bus.conf" --nofork --nopidfile --nosyslog 2>/dev/null & pids+=($!)
+private_bus "$work/bus"
 bus="unix:path=$work/bus"
-until [ -S "$work/bus" ]; do sleep 0.05; done
 dataset=$("$bin/tbrctl" dataset new --name Order --channel 15)
-cp "$bin/otbr-sim" "$work/otbr-sim"
-"$work/otbr-sim" --bus "$bus" --dataset "$dataset" --role-delay 100 --interface wpan0 > "$work/sim.log" 2>&1 & pids+=($!)
+"$bin/otbr-sim" --bus "$bus" --dataset "$dataset" --role-delay 100 --interface wpan0 > "$work/sim.log" 2>&1 & pids+=($!)
 until grep -q ready "$work/sim.log"; do sleep 0.05; done
 echo "firewall = off" > "$work/tbrd.conf"
 
