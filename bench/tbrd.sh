@@ -1,10 +1,15 @@
 #!/usr/bin/env bash
 # tbrd and tbrctl against otbr-sim on a private bus, side by side with the C tools in one run:
+#   - `tbrctl --version` vs a static Swift "hello"
 #   - `tbrctl info` vs `busctl get-property` of the same properties from otbr-agent
-#   - `tbrctl epskc activate` (+ deactivate) vs `dbus-send` calling ActivateEphemeralKeyMode (+ Deactivate)
+#   - `tbrctl epskc activate` (+ deactivate) vs `busctl call` of ActivateEphemeralKeyMode (+ Deactivate)
+#     (and `dbus-send` for reference)
 #   - tbrd's resident memory idle with 1 and with 64 routers, and its CPU time idling (a minute)
+# Each compared pair runs alternately, one run of each per round, so that both see the same moments of
+# a busy machine; the ratio is of the medians (the means are printed too: a few slow runs pull them).
 # Release build with the Swift runtime linked in, as `make install` builds it (bench/products.sh).
-# Usage: bench/tbrd.sh [ROUNDS]   (default 30 command runs per tool; IDLE_SECONDS=… for the idle CPU, 60)
+# Usage: bench/tbrd.sh [ROUNDS]   (default 30 command runs per tool; IDLE_SECONDS=… for the idle CPU, 60;
+#        KEEP_MS=PREFIX keeps every run's nanoseconds, one file per command named PREFIX.LABEL.a|b)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 rounds=${1:-30}
@@ -46,6 +51,20 @@ per_call() { # per_call COMMAND... : mean milliseconds over $rounds runs
   t1=$(ms)
   awk -v a="$t0" -v b="$t1" -v n="$rounds" 'BEGIN { printf "%.2f", (b - a) / n / 1e6 }'
 }
+side_by_side() { # side_by_side LABEL-A CMD-A LABEL-B CMD-B GOAL: A and B alternately, $rounds runs each
+  local la=$1 a=$2 lb=$3 b=$4 goal=$5 t0 t1 i
+  : > "$work/a.ms"; : > "$work/b.ms"
+  for ((i = 0; i < rounds; i++)); do
+    t0=$(ms); $a >/dev/null; t1=$(ms); echo $((t1 - t0)) >> "$work/a.ms"
+    t0=$(ms); $b >/dev/null; t1=$(ms); echo $((t1 - t0)) >> "$work/b.ms"
+  done
+  local stats='{ v[NR] = $1; sum += $1 } END { printf "%.2f %.2f\n", v[int((NR + 1) / 2)] / 1e6, sum / NR / 1e6 }'
+  if [ -n "${KEEP_MS:-}" ]; then cp "$work/a.ms" "$KEEP_MS.$la.a"; cp "$work/b.ms" "$KEEP_MS.$lb.b"; fi
+  read -r ma mean_a < <(sort -n "$work/a.ms" | awk "$stats")
+  read -r mb mean_b < <(sort -n "$work/b.ms" | awk "$stats")
+  printf '%-44s %10s %10s\n' "$la" "$ma" "$mean_a"
+  printf '%-44s %10s %10s  %s\n' "$lb" "$mb" "$mean_b" "$(awk -v a="$mb" -v b="$ma" -v g="$goal" 'BEGIN { printf "%.2fx (goal <= %s)", a / b, g }')"
+}
 rss_kib() { awk '/VmRSS/ { print $2 }' "/proc/$1/status"; }
 cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
 
@@ -69,19 +88,18 @@ tbrctl_epskc() { "$bin/tbrctl" --bus "$bus" epskc activate -d wpan0 --duration 6
 mkdir -p "$work/hello" && echo 'print("hello")' > "$work/hello/hello.swift"
 swiftc -O -static-stdlib "$work/hello/hello.swift" -o "$work/hello/hello" -Xlinker -no-pie 2>/dev/null
 
-echo "start-up, mean of $rounds runs (ms per run, lower is better)"
-hello_ms=$(per_call "$work/hello/hello"); version_ms=$(per_call "$bin/tbrctl" --version)
-printf '%-44s %10s\n' "static Swift hello" "$hello_ms"
-printf '%-44s %10s  %s\n' "tbrctl --version" "$version_ms" "$(awk -v a="$version_ms" -v b="$hello_ms" 'BEGIN { printf "%.2fx the hello (goal <= 1.5x)", a / b }')"
+hello() { "$work/hello/hello"; }
+tbrctl_version() { "$bin/tbrctl" --version; }
+
+echo "$rounds runs of each command, alternating with the one it is compared to"
+echo "(ms per run, lower is better; the ratio is of the medians)"
+printf '%-44s %10s %10s\n' "start-up" median mean
+side_by_side "static Swift hello" hello "tbrctl --version" tbrctl_version 1.5x
 echo
-echo "round-trip commands, mean of $rounds runs (ms per run, lower is better)"
-busctl_ms=$(per_call busctl_one); info_ms=$(per_call tbrctl_info)
-printf '%-44s %10s\n' "busctl get-property (one run, 6 properties)" "$busctl_ms"
-printf '%-44s %10s  %s\n' "tbrctl info (through tbrd)" "$info_ms" "$(awk -v a="$info_ms" -v b="$busctl_ms" 'BEGIN { printf "%.2fx busctl (goal <= 1.2x)", a / b }')"
-bc_ms=$(per_call bc_epskc); epskc_ms=$(per_call tbrctl_epskc)
-printf '%-44s %10s\n' "dbus-send activate + deactivate" "$(per_call ds_epskc)"
-printf '%-44s %10s\n' "busctl call activate + deactivate" "$bc_ms"
-printf '%-44s %10s  %s\n' "tbrctl epskc activate + deactivate (tbrd)" "$epskc_ms" "$(awk -v a="$epskc_ms" -v b="$bc_ms" 'BEGIN { printf "%.2fx busctl (goal <= 1.2x)", a / b }')"
+printf '%-44s %10s %10s\n' "round-trip commands" median mean
+side_by_side "busctl get-property (one run, 6 properties)" busctl_one "tbrctl info (through tbrd)" tbrctl_info 1.2x
+side_by_side "busctl call activate + deactivate" bc_epskc "tbrctl epskc activate + deactivate (tbrd)" tbrctl_epskc 1.2x
+printf '%-44s %21s\n' "dbus-send activate + deactivate (mean)" "$(per_call ds_epskc)"
 
 sleep 1
 rss1=$(rss_kib "$tbrd")

@@ -110,7 +110,8 @@ public struct CommandParser: Sendable {
     /// Checks the scanned words against what the command reached accepts, and collects its values.
     private static func values(of scan: CommandScan) throws(UsageError) -> ParsedValues {
         let words = scan.commandWords
-        let name = "'\(words.joined(separator: " "))'"
+        // Made only for an error: every command would otherwise pay for the unspecialized `joined`.
+        var name: String { "'\(words.joined(separator: " "))'" }
         let accepted = CommandTree.accepted(along: scan.path)
         var given: [String: [String]] = [:]
         for occurrence in scan.occurrences {
