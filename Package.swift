@@ -57,12 +57,15 @@ let package = Package(
         .systemLibrary(
             name: "CAvahiClient", path: "Sources/CAvahiClient", providers: [.apt(["libavahi-client-dev"])]),
 
+        // glibc's malloc.h (mallopt, malloc_trim): in libc, no -dev package beyond libc6-dev.
+        .systemLibrary(name: "CMalloc", path: "Sources/CMalloc"),
+
         // The libraries opened with dlopen (libdbus, libcrypto, libavahi-client), named in an ELF .note.dlopen
         // section of the executables that depend on this target (systemd's dlopen metadata), for packaging.
         .target(name: "CDlopenNote", path: "Sources/CDlopenNote"),
 
         // MARK: basics
-        .target(name: "TBRFoundation", swiftSettings: strict),
+        .target(name: "TBRFoundation", dependencies: ["CMalloc"], swiftSettings: strict),
         .target(name: "TBRCommandLine", swiftSettings: strict),
         .target(name: "TBRLifecycle", dependencies: ["TBRFoundation"], swiftSettings: strict),
 

@@ -18,13 +18,14 @@
 # The settings Package.swift gives every target: language mode 6, its `strict` upcoming features, and
 # one package name so that `package` declarations compile (SwiftPM passes -package-name itself). The C
 # module maps are those of the header-only shims the compiled modules import (MeshCoP's `internal import
-# CLibCrypto`; DBus's `CDBus`, which the REST decoders reach through OpenThreadBR's value types), with
+# CLibCrypto`; DBus's `CDBus`, which the REST decoders reach through OpenThreadBR's value types;
+# TBRFoundation's `CMalloc`, glibc's malloc.h), with
 # libdbus's include directories as Package.swift's `dbusIncludes` gives them: types only, the libraries
 # themselves are opened with dlopen, so nothing links them.
 swiftc_multiarch=$(gcc -print-multiarch 2>/dev/null || echo x86_64-linux-gnu)
 swiftc_project_flags=(-swift-version 6 -enable-upcoming-feature ExistentialAny
                       -enable-upcoming-feature InternalImportsByDefault -package-name tbrd
-                      -parse-as-library -I Sources/CLibCrypto -I Sources/CDBus
+                      -parse-as-library -I Sources/CLibCrypto -I Sources/CDBus -I Sources/CMalloc
                       -Xcc -I/usr/include/dbus-1.0 -Xcc "-I/usr/lib/$swiftc_multiarch/dbus-1.0/include")
 
 if ! command -v swiftc >/dev/null && [ -x /opt/swift/usr/bin/swiftc ]; then export PATH="/opt/swift/usr/bin:$PATH"; fi

@@ -167,6 +167,9 @@ actor DaemonRuntime {
                     logger.warning("the service manager cannot be told that tbrd is ready", [("error", $0)])
                 }
 
+                // What start-up allocated and freed goes back to the kernel (docs/performance.md).
+                ProcessHeap.returnFreePages()
+
                 // The first child to end, a shutdown or a part that stopped, starts the stop.
                 var partFailure: (any Error)?
                 do { _ = try await group.next() } catch { partFailure = error }
