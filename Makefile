@@ -25,7 +25,7 @@ FUZZ_SECONDS ?= 300
 RELEASE_FLAGS := --static-swift-stdlib $(shell scripts/release-link-flags)
 
 # Every Debian package the project uses: C libraries for the build, real daemons and tools for the tests.
-DEB_PACKAGES = pkg-config libdbus-1-dev libavahi-client-dev libssl-dev libsqlite3-dev libcurl4-openssl-dev libmicrohttpd-dev \
+DEB_PACKAGES = pkg-config libdbus-1-dev libavahi-client-dev libssl-dev libsqlite3-dev libcurl4-openssl-dev libmicrohttpd-dev libstdc++-12-dev \
                dbus-daemon dbus-bin systemd avahi-daemon avahi-utils nftables iproute2 iputils-ping \
                python3 python3-venv python3-dbus python3-gi util-linux procps sqlite3 \
                libnl-route-3-200 libglib2.0-0 openssl groff-base fish zsh \
