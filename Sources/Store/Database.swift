@@ -11,7 +11,10 @@ internal import CSQLite
 /// - `PRAGMA journal_mode=WAL`: readers never block the writer and a crash leaves the database intact;
 /// - `PRAGMA foreign_keys=ON`: memberships and settings cannot point at missing rows;
 /// - `sqlite3_busy_timeout`: another process holding the write lock is waited for, not failed on;
-/// - `PRAGMA synchronous` from ``Options/synchronous`` (FULL by default, see there).
+/// - `PRAGMA synchronous` from ``Options/synchronous`` (FULL by default, see there);
+/// - a page cache of at most ``Options/cacheKiB`` (`PRAGMA cache_size`): SQLite's default, 2 MiB, would
+///   fill as the ePSKc journal grows over the months a daemon runs; tbrd's few statements a minute touch
+///   a few pages each (docs/performance.md, "Where tbrd's resident memory goes", step 10).
 public final class Database {
     /// How a connection is opened.
     public struct Options: Sendable {
@@ -19,11 +22,14 @@ public final class Database {
         public var busyTimeout: Duration
         /// The durability level (`PRAGMA synchronous`).
         public var synchronous: Synchronous
+        /// The most memory the page cache may take, in KiB (`PRAGMA cache_size=-N`); at least 64.
+        public var cacheKiB: Int
 
-        /// Options with a 5 s busy timeout and `synchronous=FULL`.
-        public init(busyTimeout: Duration = .seconds(5), synchronous: Synchronous = .full) {
+        /// Options with a 5 s busy timeout, `synchronous=FULL` and a page cache of at most 512 KiB.
+        public init(busyTimeout: Duration = .seconds(5), synchronous: Synchronous = .full, cacheKiB: Int = 512) {
             self.busyTimeout = busyTimeout
             self.synchronous = synchronous
+            self.cacheKiB = cacheKiB
         }
     }
 
@@ -91,6 +97,8 @@ public final class Database {
                 code: .error, message: "this SQLite library cannot enforce foreign keys", sql: "PRAGMA foreign_keys")
         }
         try execute("PRAGMA synchronous=\(options.synchronous.rawValue)")
+        // PRAGMA takes no bound parameters; the value is an integer, so formatting it is safe.
+        try execute("PRAGMA cache_size=-\(max(64, options.cacheKiB))")
     }
 
     // MARK: executing

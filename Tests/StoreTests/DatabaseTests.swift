@@ -74,7 +74,7 @@ struct DatabaseTests {
         }
     }
 
-    @Test("a connection uses WAL, foreign keys, a busy timeout and synchronous=FULL")
+    @Test("a connection uses WAL, foreign keys, a busy timeout, synchronous=FULL and a bounded page cache")
     func connectionPolicy() async throws {
         try await withFixture { f in
             let db = try Database(path: f.path)
@@ -82,10 +82,16 @@ struct DatabaseTests {
             #expect(try db.scalar("PRAGMA foreign_keys", as: Int.self) == 1)
             #expect(try db.scalar("PRAGMA busy_timeout", as: Int.self) == 5000)
             #expect(try db.scalar("PRAGMA synchronous", as: Int.self) == 2)  // FULL
+            // Negative: a bound in KiB, not a page count; SQLite's own default is -2000.
+            #expect(try db.scalar("PRAGMA cache_size", as: Int.self) == -512)
             let normal = try Database(
-                path: f.path, options: Database.Options(busyTimeout: .milliseconds(250), synchronous: .normal))
+                path: f.path,
+                options: Database.Options(busyTimeout: .milliseconds(250), synchronous: .normal, cacheKiB: 1024))
             #expect(try normal.scalar("PRAGMA synchronous", as: Int.self) == 1)
             #expect(try normal.scalar("PRAGMA busy_timeout", as: Int.self) == 250)
+            #expect(try normal.scalar("PRAGMA cache_size", as: Int.self) == -1024)
+            let tiny = try Database(path: f.path, options: Database.Options(cacheKiB: 8))
+            #expect(try tiny.scalar("PRAGMA cache_size", as: Int.self) == -64)
         }
     }
 
