@@ -8,11 +8,11 @@
 #
 # The functions come from running the release binaries under Valgrind's callgrind (every function
 # executed, the Swift runtime's and Foundation's included) on a private bus with otbr-sim; then from the
-# page faults of the ordered tbrd, five rounds: perf reports instruction fetches that fault outside the
-# listed functions, most of them at the first byte after a function (in its alignment padding; not
-# understood, docs/performance.md), and that function joins the list. The rounds do not converge (each
-# adds about 20) but are worth 0.7 MiB. A stale list costs pages, never correctness: names the
-# linker does not find are ignored, and what the list lacks is placed after it. Run it again after
+# page faults of the ordered tbrd, five rounds: an instruction fetch that faults inside a function the
+# list lacks adds it (a few per round). Functions without a symbol (closure-context destructors and
+# other private helpers) cannot be listed; scripts/release-text-locals.ld packs them instead
+# (docs/performance.md, "Where tbrd's resident memory goes", step 5). A stale list costs pages, never
+# correctness: names the linker does not find are ignored, and what the list lacks is placed after it. Run it again after
 # larger changes (`make link-order`), and commit the list.
 # Usage: scripts/link-order.sh   (needs valgrind and perf: apt-get install valgrind linux-perf)
 set -euo pipefail
@@ -117,10 +117,11 @@ for line in open(faults):
     address, ip = (int(x, 16) for x in line.split()[:2])
     if address != ip or not low <= address < high:
         continue  # not an instruction fetch in tbrd's own code
-    # The function at or before the address: most of these faults name the first byte after a
-    # function's last instruction (its alignment padding), never seen inside one.
-    i = bisect.bisect_right(starts, address - base) - 1
-    if i >= 0 and symbols[i][2] not in known:
+    # The function holding the address. A fault past a function's end is in a nameless function
+    # (packed by scripts/release-text-locals.ld, not by this list), never its predecessor's.
+    at = address - base
+    i = bisect.bisect_right(starts, at) - 1
+    if i >= 0 and at < symbols[i][0] + symbols[i][1] and symbols[i][2] not in known:
         known.add(symbols[i][2])
         new.append(symbols[i][2])
 with open(listing, "a") as f:
