@@ -299,15 +299,26 @@ sed -e "s|$work/bus|$work/garage-bus|" "$work/bus.conf" > "$work/garage-bus.conf
 dbus-daemon --config-file="$work/garage-bus.conf" --nofork --nopidfile --nosyslog 2>/dev/null &
 pids+=($!)
 wait_for 10 "the garage router's bus" test -S "$work/garage-bus"
-"${in_ns[@]}" otbr-sim --bus "unix:path=$work/garage-bus" --interface wpan0 --dataset "$dataset" --vendor "Demo Vendor" \
-  --product "Garage BR" --role-delay 300 --rest 127.0.0.1:0 > "$work/garage.log" 2>&1 &
+"${in_ns[@]}" ${sim_env[@]} otbr-sim --bus "unix:path=$work/garage-bus" --interface wpan0 --dataset "$dataset" \
+  --vendor "Demo Vendor" --product "Garage BR" --role-delay 300 --rest 127.0.0.1:0 "${sim_mdns[@]}" > "$work/garage.log" 2>&1 &
 pids+=($!)
 wait_for 10 "the garage router's REST API" grep -q '^rest ' "$work/garage.log"
 rest_url=$(awk '/^rest / { print $3 }' "$work/garage.log")
 show tbrctl router add "$rest_url" --id garage
 wait_for 15 "the garage router online" sh -c "command tbrctl --bus '$BUS' info -d garage | grep -q leader"
+if [ "$mdns" = yes ]; then
+  echo "(its names come from mDNS as for the others: the TXT record whose Border Agent ID is the one REST gave)"
+  wait_for 15 "the garage router's names" sh -c "command tbrctl --bus '$BUS' --json info -d garage | grep -q 'Garage BR'"
+fi
 show tbrctl list
 show tbrctl info -d garage
+echo "Its mesh: over REST tbrd asks the agent for network diagnostics, which reach beyond the first hop"
+garage_sim="busctl --address=unix:path=$work/garage-bus call io.openthread.BorderRouter.wpan0 /io/tbrd/Simulator/wpan0 io.tbrd.Simulator1"
+$garage_sim AddNode sttybbu router 0x6a2b3c4d5e6f7086 0 3 true true 0 > /dev/null
+$garage_sim AddNode sttybbu child 0x7a2b3c4d5e6f7087 0 3 false false 240 > /dev/null
+$garage_sim AddNode sttybbu router 0x8a2b3c4d5e6f7088 0x6a2b3c4d5e6f7086 2 true true 0 > /dev/null
+$garage_sim AddNode sttybbu child 0x9a2b3c4d5e6f7089 0x8a2b3c4d5e6f7088 2 true false 240 > /dev/null
+show tbrctl mesh -d garage
 show tbrctl epskc activate -d garage --duration 60
 show tbrctl epskc deactivate -d garage
 show tbrctl structure add Home garage

@@ -73,5 +73,20 @@ import Testing
         #expect(far.links.contains { $0.rloc16 == near.rloc16 }, "the far router's Route64 links it to the near one")
         #expect(me.links.contains { $0.rloc16 == near.rloc16 } && !me.links.contains { $0.rloc16 == far.rloc16 })
         #expect(near.linkQualityIn == 2 && near.linkQualityOut == 2, "Route64 gives both directions")
+
+        // The tree tbrctl prints: the far router under the near one, with the link between them as the
+        // near router reports it, and its child under it; everything marked as reported by diagnostics.
+        let text = try await ProcessRunner.run(try Executables.product("tbrctl"), ["--bus", env.address, "mesh", "-d", "remote"])
+        #expect(text.status == 0, "\(text.stderr)")
+        let lines = text.stdout.split(separator: "\n").map(String.init)
+        let nearLine = try #require(lines.firstIndex { $0.contains("1111000000000001") }, "\(text.stdout)")
+        let farLine = try #require(lines.firstIndex { $0.contains("2222000000000002") }, "\(text.stdout)")
+        let childLine = try #require(lines.firstIndex { $0.contains("c222000000000003") }, "\(text.stdout)")
+        #expect(nearLine < farLine && farLine < childLine, "\(text.stdout)")
+        #expect(lines[nearLine].hasPrefix("\u{2514}\u{2500}\u{2500} ") || lines[nearLine].hasPrefix("\u{251C}\u{2500}\u{2500} "))
+        #expect(lines[farLine].contains("link with \(String(format: "0x%04x", near.rloc16)) quality in 2, out 2"), "\(text.stdout)")
+        #expect(lines[childLine].contains("child  sleepy MTD  timeout 300 s"), "\(text.stdout)")
+        #expect(lines[1...].filter { $0.contains("000000000") }.allSatisfy { $0.hasSuffix("*") }, "\(text.stdout)")
+        #expect(text.stdout.contains("Nodes: 1 leader, 2 routers, 1 child (* reported by network diagnostics)"), "\(text.stdout)")
     }
 }

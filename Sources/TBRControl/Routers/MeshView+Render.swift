@@ -27,13 +27,23 @@ extension MeshView {
         let counts = Dictionary(grouping: topology.nodes, by: \.role).mapValues(\.count)
         lines.append("")
         lines.append(
-            "Nodes: \(counts[.leader] ?? 0) leader, \(counts[.router] ?? 0) routers, \(counts[.child] ?? 0) children"
+            "Nodes: \(counts[.leader] ?? 0) leader, "
+                + Self.count(counts[.router] ?? 0, "router", "routers") + ", "
+                + Self.count(counts[.child] ?? 0, "child", "children")
                 + (topology.nodes.contains { $0.source == .diagnostics } ? " (* reported by network diagnostics)" : ""))
         let rows = tree()
+        var above: [MeshNode] = []  // the row each depth hangs under
         for (k, row) in rows.enumerated() {
-            lines.append(Self.indent(rows, at: k) + describe(row.node))
+            above.removeSubrange(min(row.depth, above.count)...)
+            lines.append(Self.indent(rows, at: k) + describe(row.node, under: above.last))
+            above.append(row.node)
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// "1 router", "2 routers".
+    private static func count(_ n: Int, _ one: String, _ many: String) -> String {
+        "\(n) \(n == 1 ? one : many)"
     }
 
     /// `├── `, `│   └── ` and so on, from the depths of the rows after row `k`.
@@ -56,7 +66,8 @@ extension MeshView {
         return text
     }
 
-    private func describe(_ n: MeshNode) -> String {
+    /// One node's line; `above` is the node it hangs under in the tree.
+    private func describe(_ n: MeshNode, under above: MeshNode?) -> String {
         var parts = ["\(n.extAddress)  \(n.rloc16Text)"]
         switch n.role {
         case .leader: parts.append("leader, router \(n.routerID.map(String.init) ?? "-")")
@@ -71,7 +82,14 @@ extension MeshView {
         case (let i?, let o?): parts.append("link quality in \(i), out \(o)")
         case (let i?, nil): parts.append("link quality \(i)")
         case (nil, let o?): parts.append("link quality out \(o)")
-        case (nil, nil): break
+        case (nil, nil):
+            // A router beyond the first hop: the link to the router above it, as that router reports it.
+            if n.role != .child, let above, let l = above.links.first(where: { $0.rloc16 == n.rloc16 }),
+                l.linkQualityIn != nil || l.linkQualityOut != nil
+            {
+                let quality = [l.linkQualityIn.map { "in \($0)" }, l.linkQualityOut.map { "out \($0)" }].compactMap { $0 }
+                parts.append("link with \(above.rloc16Text) quality \(quality.joined(separator: ", "))")
+            }
         }
         if let age = n.age { parts.append("heard \(age) s ago") }
         if n.source == .self { parts.append("(this border router)") }
