@@ -5,7 +5,8 @@ extension MeshTopology {
     /// The mesh network diagnostics report, as seen from the border router `me` (its extended address):
     /// every router that answered and the children each lists, marked as reported by diagnostics, the
     /// border router itself as `self`. Routers carry their links to neighbouring routers (Route64: link
-    /// quality in and out); a node's own link qualities are those the border router reports for it. The
+    /// quality in and out); a router's own link qualities are those the border router reports for it, a
+    /// child's link quality in and age those its parent reports (its link margin and when it last heard it). The
     /// diagnostics asked for carry no network data: the prefixes are left empty.
     public init(me: ExtendedAddress, diagnostics d: NetworkDiagnostics) {
         let leaderID = d.leaderData?.leaderRouterID
@@ -16,11 +17,14 @@ extension MeshTopology {
             let address = ExtendedAddress(rawValue: n.extAddress)
             let role: MeshNode.Role = n.role == .child ? .child : n.routerID == leaderID ? .leader : .router
             let link = n.routerID.flatMap { myLinks[$0] }
+            // A router's link qualities are the border router's Route64 entry for it; a child's is what its
+            // parent measures (link margin), and only one way.
             let parent = n.role == .child ? d.parent(of: n).map { ExtendedAddress(rawValue: $0.extAddress) } : nil
             nodes.append(
                 MeshNode(
                     extAddress: address, rloc16: n.rloc16, role: role, source: address == me ? .self : .diagnostics,
-                    linkQualityIn: link?.linkQualityIn, linkQualityOut: link?.linkQualityOut,
+                    linkQualityIn: n.role == .child ? n.linkQuality : link?.linkQualityIn, linkQualityOut: link?.linkQualityOut,
+                    age: n.role == .child ? n.age : nil,
                     mode: n.mode.map { MeshNode.Mode(rxOnWhenIdle: $0.rxOnWhenIdle, fullThreadDevice: $0.fullThreadDevice) },
                     timeout: n.role == .child ? n.childTimeout : nil, parent: parent,
                     links: n.neighbourLinks.map {

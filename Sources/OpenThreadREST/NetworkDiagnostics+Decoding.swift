@@ -51,6 +51,8 @@ extension NetworkDiagnostics {
             if let i = nodes.firstIndex(where: { $0.extAddress == child.extAddress }) {
                 nodes[i].childTimeout = nodes[i].childTimeout ?? child.childTimeout
                 nodes[i].mode = nodes[i].mode ?? child.mode
+                nodes[i].age = child.age
+                nodes[i].linkMargin = child.linkMargin
             } else {
                 nodes.append(child)
             }
@@ -80,7 +82,8 @@ extension NetworkDiagnostics {
         return node
     }
 
-    /// One entry of a router's `children`: a child of that router.
+    /// One entry of a router's `children`: a child of that router (`MeshChildEntry2Json`: its extended
+    /// address, RLOC16, mode, timeout, and the parent's `age` and `linkMargin` of it).
     static func child(_ c: JSON, of parent: Node) throws(RESTAgentError) -> Node {
         guard c.object != nil else { throw unreadable("a child entry is not an object") }
         let rloc = try rloc16(c["rloc16"], "a child's rloc16")
@@ -90,6 +93,8 @@ extension NetworkDiagnostics {
         var node = Node(extAddress: try extAddress(c["extAddress"], "a child's extAddress"), rloc16: rloc)
         node.mode = try mode(c, "a child's mode")
         if let timeout = c["timeout"] { node.childTimeout = try UInt32(number(timeout, "a child's timeout", max: UInt64(UInt32.max))) }
+        if let age = c["age"] { node.age = try UInt32(number(age, "a child's age", max: UInt64(UInt32.max))) }
+        if let margin = c["linkMargin"] { node.linkMargin = try UInt8(number(margin, "a child's linkMargin", max: 255)) }
         node.leaderData = parent.leaderData
         return node
     }

@@ -80,20 +80,35 @@ public struct NetworkDiagnostics: Hashable, Sendable {
         public var routes: [RouterLink]
         /// A child's timeout in seconds, when reported (by its parent, or by a sleepy child itself).
         public var childTimeout: UInt32?
+        /// Seconds since a child's parent last heard it, when its parent reported it (`age` of the
+        /// parent's `children` entry).
+        public var age: UInt32?
+        /// A child's link margin in dB as its parent measures it, when reported (`linkMargin` of the
+        /// parent's `children` entry).
+        public var linkMargin: UInt8?
         /// The leader data it reported.
         public var leaderData: LeaderData?
 
         /// A node as given.
         public init(
             extAddress: UInt64, rloc16: UInt16, mode: Mode? = nil, routes: [RouterLink] = [], childTimeout: UInt32? = nil,
-            leaderData: LeaderData? = nil
+            age: UInt32? = nil, linkMargin: UInt8? = nil, leaderData: LeaderData? = nil
         ) {
             self.extAddress = extAddress
             self.rloc16 = rloc16
             self.mode = mode
             self.routes = routes
             self.childTimeout = childTimeout
+            self.age = age
+            self.linkMargin = linkMargin
             self.leaderData = leaderData
+        }
+
+        /// The link quality (0–3) of a child's link margin, by the Thread specification's thresholds
+        /// (above 20 dB: 3, above 10: 2, above 2: 1), as OpenThread's `LinkQualityForLinkMargin` computes it
+        /// for a link it has no earlier quality for; nil when no margin was reported.
+        public var linkQuality: UInt8? {
+            linkMargin.map { margin in margin > 20 ? 3 : margin > 10 ? 2 : margin > 2 ? 1 : 0 }
         }
 
         /// Router when the RLOC16's child bits are 0, else child.

@@ -25,7 +25,7 @@ import Testing
                     "children": [
                         [
                             "rxOnWhenIdle": false, "fullThreadDevice": false, "fullNetworkData": false, "rloc16": "0x1401", "childId": 1,
-                            "extAddress": "00000000000000c1", "timeout": 240, "age": 3,
+                            "extAddress": "00000000000000c1", "timeout": 240, "age": 3, "linkMargin": 14,
                         ]
                     ],
                     "created": "2026-12-01T20:00:00+00:00",
@@ -47,6 +47,7 @@ import Testing
         let child = try #require(mesh.node(rloc16: 0x1401))
         #expect(child.extAddress == 0xC1 && child.role == .child && child.routerID == nil && mesh.parent(of: child) == router)
         #expect(child.childTimeout == 240 && child.mode?.rxOnWhenIdle == false && child.leaderData == mesh.leaderData)
+        #expect(child.age == 3 && child.linkMargin == 14 && child.linkQuality == 2, "what its parent measures of it")
         // Only the items asked for.
         #expect(try NetworkDiagnostics.decode(Array(Self.document.serialized.utf8), keeping: ["other"]).nodes.isEmpty)
     }
@@ -63,6 +64,15 @@ import Testing
         return Array(JSON.object(root).serialized.utf8)
     }
 
+    /// OpenThread's thresholds, at and around each boundary.
+    @Test func aChildsLinkMarginGivesItsLinkQuality() {
+        let expected: [(UInt8, UInt8)] = [(0, 0), (2, 0), (3, 1), (10, 1), (11, 2), (20, 2), (21, 3), (255, 3)]
+        for (margin, quality) in expected {
+            #expect(NetworkDiagnostics.Node(extAddress: 1, rloc16: 0x0401, linkMargin: margin).linkQuality == quality, "margin \(margin)")
+        }
+        #expect(NetworkDiagnostics.Node(extAddress: 1, rloc16: 0x0401).linkQuality == nil)
+    }
+
     @Test func malformedDocumentsAreRejectedWithAReason() {
         let bad: [(String, [UInt8])] = [
             ("not JSON", Array("{\"data\": [".utf8)), ("no data", Array("{}".utf8)), ("HTML", Array("<html></html>".utf8)),
@@ -71,6 +81,8 @@ import Testing
             ("mode incomplete", Self.with("mode", ["rxOnWhenIdle": true])),
             ("negative timeout", Self.with("timeout", -1)), ("timeout too large", Self.with("timeout", 5_000_000_000)),
             ("route without data", Self.with("route", ["idSequence": 1])),
+            ("a child's link margin over 255", Self.with("children", [["rxOnWhenIdle": true, "fullThreadDevice": true, "fullNetworkData": true, "rloc16": "0x1401", "extAddress": "00000000000000c1", "linkMargin": 256]])),
+            ("a negative age", Self.with("children", [["rxOnWhenIdle": true, "fullThreadDevice": true, "fullNetworkData": true, "rloc16": "0x1401", "extAddress": "00000000000000c1", "age": -1]])),
             ("link quality 4", Self.with("route", ["routeData": [["routeId": 1, "linkQualityOut": 4, "linkQualityIn": 0, "routeCost": 1]]])),
             ("router ID 63", Self.with("route", ["routeData": [["routeId": 63, "linkQualityOut": 0, "linkQualityIn": 0, "routeCost": 1]]])),
             ("a fraction", Self.with("leaderData", ["partitionId": 1.5, "weighting": 1, "dataVersion": 1, "stableDataVersion": 1, "leaderRouterId": 1])),

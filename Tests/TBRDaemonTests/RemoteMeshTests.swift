@@ -70,6 +70,8 @@ import Testing
         #expect(near.source == "diagnostics" && far.source == "diagnostics" && child.source == "diagnostics")
         #expect(child.role == "child" && child.parent == "2222000000000002" && child.timeout == 300)
         #expect(child.modeKnown && !child.rxOnWhenIdle)
+        #expect(child.linkQualityIn == 2 && child.linkQualityOut == -1, "its parent's link margin of it, one way only")
+        #expect(child.age >= 0, "its parent's age of it")
         #expect(far.links.contains { $0.rloc16 == near.rloc16 }, "the far router's Route64 links it to the near one")
         #expect(me.links.contains { $0.rloc16 == near.rloc16 } && !me.links.contains { $0.rloc16 == far.rloc16 })
         #expect(near.linkQualityIn == 2 && near.linkQualityOut == 2, "Route64 gives both directions")
@@ -85,7 +87,7 @@ import Testing
         #expect(nearLine < farLine && farLine < childLine, "\(text.stdout)")
         #expect(lines[nearLine].hasPrefix("\u{2514}\u{2500}\u{2500} ") || lines[nearLine].hasPrefix("\u{251C}\u{2500}\u{2500} "))
         #expect(lines[farLine].contains("link with \(String(format: "0x%04x", near.rloc16)) quality in 2, out 2"), "\(text.stdout)")
-        #expect(lines[childLine].contains("child  sleepy MTD  timeout 300 s"), "\(text.stdout)")
+        #expect(lines[childLine].contains("child  sleepy MTD  timeout 300 s  link quality 2  heard "), "\(text.stdout)")
         #expect(lines[1...].filter { $0.contains("000000000") }.allSatisfy { $0.hasSuffix("*") }, "\(text.stdout)")
         #expect(text.stdout.contains("Nodes: 1 leader, 2 routers, 1 child (* reported by network diagnostics)"), "\(text.stdout)")
     }
