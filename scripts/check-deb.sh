@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Installs the packages `make deb` built on this machine, checks what a user gets, and purges them:
 #   scripts/check-deb.sh DIR      (DIR holds tbrd_*.deb and otbr-sim_*.deb)
-# It changes the machine (packages, the user tbrd, a system bus if none runs): for CI's throw-away
-# machine, or a host where that is wanted. Without systemd as PID 1 (a container) the unit is checked
+# It changes the machine (packages, the user tbrd and its groups, removed first and made again by the
+# package, a system bus if none runs): for CI's throw-away machine, or a host where that is wanted. Without systemd as PID 1 (a container) the unit is checked
 # with systemd-analyze and tbrd is started as the unit starts it: as the user tbrd with CAP_NET_ADMIN
 # alone, on the system bus with the policy the package installed.
 set -euo pipefail
@@ -20,6 +20,7 @@ cleanup() {
   [ -n "$bus_pid" ] && kill "$bus_pid" 2>/dev/null || true
   [ -n "$made_policy" ] && rm -f "$made_policy"
   userdel tbrd-reader 2>/dev/null || true
+  dpkg --triggers-only --pending > /dev/null 2>&1 || true  # held back at the install; a failure may leave them
   return 0
 }
 trap cleanup EXIT
@@ -51,8 +52,34 @@ POLICY
   fi
 fi
 
+# As on a host that never had tbrd: no user tbrd and no groups tbrd, tbrd-admin before the package
+# (earlier runs, or make test's policy tests, may have made them). The bus then first reads the policy
+# while they do not exist and ignores their rules; tbrd taking io.tbrd as the user tbrd below shows that
+# it read the policy again once they existed. The postinst must do that before the unit starts (under
+# systemd the postinst starts tbrd); dbus's own dpkg trigger does it too, but only at the end of the
+# install, so the install below holds the triggers back until tbrd has been started.
+fresh_host=yes
+if ! dpkg-query -W -f='${Status}' tbrd 2>/dev/null | grep -q installed; then
+  if getent passwd tbrd > /dev/null; then userdel tbrd 2>/dev/null || fresh_host=no; fi
+  for group in tbrd-admin tbrd; do
+    if getent group "$group" > /dev/null; then groupdel "$group" 2>/dev/null || fresh_host=no; fi
+  done
+else
+  fresh_host=no
+fi
+if [ "$fresh_host" = yes ]; then
+  step "no user tbrd, no group tbrd or tbrd-admin before the package: it must make them and the bus apply their rules"
+else
+  step "the user tbrd or its groups could not be removed first: a first install is not what is checked"
+fi
+
 step "installing $(basename "$tbrd_deb") and $(basename "$sim_deb") with apt-get"
-DEBIAN_FRONTEND=noninteractive apt-get install -y -q "$(realpath "$tbrd_deb")" "$(realpath "$sim_deb")" > /dev/null
+# Triggers are held back until tbrd has been started below, so that dbus's own trigger (which makes the
+# bus read every policy again at the end of an install) cannot stand in for the postinst's reload.
+DEBIAN_FRONTEND=noninteractive apt-get install -y -q -o DPkg::NoTriggers=true -o DPkg::ConfigurePending=false \
+  "$(realpath "$tbrd_deb")" "$(realpath "$sim_deb")" > /dev/null
+dpkg --configure --no-triggers tbrd otbr-sim > /dev/null
+dpkg-query -W -f='${Status}\n' tbrd | grep -q ' installed$' || fail "tbrd is not configured: $(dpkg-query -W -f='${Status}' tbrd)"
 
 step "what the package installed"
 for f in /usr/sbin/tbrd /usr/bin/tbrctl /usr/bin/otbr-sim /usr/bin/matter-sim /lib/systemd/system/tbrd.service \
@@ -106,7 +133,7 @@ else
     --bounding-set=-all,+net_admin -- /usr/sbin/tbrd --bus system --state-dir /var/lib/tbrd --config /etc/tbrd/tbrd.conf \
     > /tmp/check-deb-tbrd.log 2>&1 & tbrd_pid=$!
   for _ in $(seq 300); do busctl --system status io.tbrd > /dev/null 2>&1 && break; sleep 0.1; done
-  busctl --system status io.tbrd > /dev/null 2>&1 || fail "tbrd did not take io.tbrd: $(cat /tmp/check-deb-tbrd.log)"
+  busctl --system status io.tbrd > /dev/null 2>&1 || fail "tbrd did not take io.tbrd (did the bus read the policy again once the user tbrd existed?): $(cat /tmp/check-deb-tbrd.log)"
   for _ in $(seq 300); do tbrctl --json list 2>/dev/null | grep -q '"online" : true' && break; sleep 0.1; done
   tbrctl --json list | grep -q '"online" : true' || fail "tbrd (as tbrd) does not reach otbr-agent: $(tbrctl list 2>&1)"
   step "root: tbrctl list and epskc activate"
@@ -120,6 +147,8 @@ else
   kill "$tbrd_pid"; wait "$tbrd_pid" || fail "tbrd did not stop cleanly"; tbrd_pid=""
 fi
 [ -f /var/lib/tbrd/tbrd.db ] || fail "no state database in /var/lib/tbrd"
+step "the triggers held back (dbus reads its policies again)"
+dpkg --triggers-only --pending
 
 step "apt-get remove keeps the state and the configuration"
 DEBIAN_FRONTEND=noninteractive apt-get remove -y -q tbrd otbr-sim > /dev/null

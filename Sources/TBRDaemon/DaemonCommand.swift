@@ -24,6 +24,19 @@ struct DaemonCommand: ParsableCommand {
             section: "8",
             sections: [
                 .init(
+                    "Signals",
+                    """
+                    SIGTERM, SIGINT: a graceful stop, exit status 0. tbrd releases io.tbrd first (new clients no \
+                    longer reach it; tbrctl falls back to otbr-agent directly), refuses further calls with \
+                    io.tbrd.Error.Unavailable "tbrd is stopping", lets calls in flight finish for up to \
+                    shutdown-timeout seconds (default 10), then closes its connection; a call still running then \
+                    gets the bus's NoReply. A second signal, or shutdown-timeout + 5 seconds, cancels everything at \
+                    once.
+
+                    SIGHUP (systemctl reload tbrd): re-reads the configuration file. log-level takes effect at \
+                    once, every other setting at the next start.
+                    """),
+                .init(
                     "Files",
                     """
                     /etc/tbrd/tbrd.conf: the configuration, see tbrd.conf(5).
