@@ -132,6 +132,65 @@ import Testing
         }
     }
 
+    /// The checks this rig can break, broken through the real parts and put right again, each read back
+    /// through tbrd (the OMR route, RA settings, the firewall and a second network on mDNS are broken in
+    /// network namespaces by DoctorNamespaceTests and RemoteDoctorTests).
+    @Test func doctorFailsWhatIsBrokenAndPassesItMended() async throws {
+        // No avahi-daemon on the system bus tbrd is given.
+        let noBus = ["DBUS_SYSTEM_BUS_ADDRESS": "unix:path=/nonexistent/tbrd-test-no-system-bus"]
+        try await withRig(withTbrd: true, tbrdConfiguration: "policy-check-interval = 1\n", tbrdEnvironment: noBus) { rig in
+            func checks() async throws -> (Int32, [String: [String: Any]]) {
+                let (result, report) = try await rig.json(["doctor", "--json", "-d", "wpan0"])
+                var byID: [String: [String: Any]] = [:]
+                for c in report["checks"] as? [[String: Any]] ?? [] { byID[c["id"] as? String ?? ""] = c }
+                return (result.status, byID)
+            }
+            func status(_ c: [String: [String: Any]], _ id: String) -> String { c[id]?["status"] as? String ?? "missing" }
+            func message(_ c: [String: [String: Any]], _ id: String) -> String { c[id]?["message"] as? String ?? "" }
+
+            var (code, c) = try await checks()
+            #expect(code == 1 && status(c, "avahi") == "fail", "\(String(describing: c["avahi"]))")
+            #expect(status(c, "internet-access-policy") == "pass" && status(c, "nat64") == "pass", "no structure: nothing to hold")
+
+            // A policy the router's agent cannot provide (built without NAT64): the policy is a warning
+            // (the router cannot provide it), and NAT64 cannot be read, which is said, not failed.
+            try await rig.control("wpan0", "SetCapabilities", [.bool(false), .bool(false)])
+            #expect(try await rig.run(["structure", "create", "Home"]).status == 0)
+            #expect(try await rig.run(["structure", "add", "Home", "wpan0"]).status == 0)
+            let refused = try await rig.run(["structure", "policy", "Home", "--internet-access", "nat64-only"])
+            #expect(refused.status == 1, "\(refused.stdout)")
+            (_, c) = try await checks()
+            #expect(status(c, "internet-access-policy") == "warn", "\(message(c, "internet-access-policy"))")
+            #expect(status(c, "nat64") == "unsupported" && message(c, "nat64").contains("Nat64State"), "\(message(c, "nat64"))")
+
+            // The agent can again: tbrd's read-back (every second here) finds NAT64 off against the policy
+            // and applies it; the doctor then sees it hold.
+            try await rig.control("wpan0", "SetCapabilities", [.bool(true), .bool(false)])
+            try await eventually("NAT64 runs as the policy wants") {
+                let (_, now) = try await checks()
+                return status(now, "nat64") == "pass" && status(now, "internet-access-policy") == "pass"
+            }
+            (_, c) = try await checks()
+            #expect(message(c, "nat64").contains("as Home's policy nat64-only wants"), "\(message(c, "nat64"))")
+
+            // Detached: everything else still read, the role fails.
+            let agent = RemoteObject(
+                connection: rig.connection, destination: "io.openthread.BorderRouter.wpan0", path: "/io/openthread/BorderRouter/wpan0",
+                interface: "io.openthread.BorderRouter")
+            _ = try await agent.call("Detach")
+            try await eventually("the doctor sees the router detached") { status(try await checks().1, "thread-attached") == "fail" }
+            (code, c) = try await checks()
+            #expect(code == 1 && status(c, "agent-reachable") == "pass")
+            #expect(message(c, "thread-attached").contains("not attached to a network"), "\(message(c, "thread-attached"))")
+
+            // The agent gone (crashed, not back for ten minutes): reachability fails and says what to do.
+            try await rig.control("wpan0", "Crash", [.uint32(600_000)])
+            try await eventually("the doctor sees the agent gone") { status(try await checks().1, "agent-reachable") == "fail" }
+            (code, c) = try await checks()
+            #expect(code == 1 && (c["agent-reachable"]?["fix"] as? String)?.isEmpty == false)
+        }
+    }
+
     @Test func doctorWithoutTbrdSaysSo() async throws {
         try await withRig(withTbrd: false) { rig in
             let (result, report) = try await rig.json(["doctor", "--json"])

@@ -78,8 +78,8 @@ struct Rig {
 /// everything stopped afterwards.
 func withRig(
     _ interfaces: [ThreadInterfaceName] = ["wpan0"], simulatorArguments: [String] = ["--dataset", Vectors.datasetA],
-    withTbrd: Bool = false, tbrdConfiguration: String = "", policy: String = PrivateBus.permissivePolicy,
-    _ body: (Rig) async throws -> Void
+    withTbrd: Bool = false, tbrdConfiguration: String = "", tbrdEnvironment: [String: String] = [:],
+    policy: String = PrivateBus.permissivePolicy, _ body: (Rig) async throws -> Void
 ) async throws {
     try await withPrivateBus(policy: policy) { bus throws in
         let connection = try await Connection(bus: .address(bus.address))
@@ -105,7 +105,8 @@ func withRig(
         if withTbrd {
             let process = try TbrdProcess(bus: bus)
             tbrd = process
-            try await process.start(expecting: interfaces.count, connection: connection, extraConfiguration: tbrdConfiguration)
+            try await process.start(
+                expecting: interfaces.count, connection: connection, extraConfiguration: tbrdConfiguration, environment: tbrdEnvironment)
         }
         let rig = Rig(bus: bus, connection: connection, tbrctl: try TbrctlBinary(), sim: sim, tbrd: tbrd)
         do {
@@ -146,13 +147,15 @@ final class TbrdProcess: Sendable {
 
     /// Starts tbrd and waits until it owns `io.tbrd` and knows `routers` routers. Its configuration says
     /// `firewall = off` (and `extraConfiguration`): it runs in the host's network namespace, whose
-    /// firewall no test touches.
-    func start(expecting routers: Int, connection: Connection, extraConfiguration: String = "") async throws {
+    /// firewall no test touches. `environment` is added to the test's own.
+    func start(
+        expecting routers: Int, connection: Connection, extraConfiguration: String = "", environment: [String: String] = [:]
+    ) async throws {
         let conf = bus.directory.appendingPathComponent("tbrd.conf")
         try ("firewall = off\n" + extraConfiguration).write(to: conf, atomically: true, encoding: .utf8)
         let started = try TestProcess(
             try Executables.product("tbrd"), ["--bus", bus.address, "--state-dir", state.path, "--config", conf.path],
-            directory: bus.directory)
+            directory: bus.directory, environment: environment)
         process.withLock { $0 = started }
         let manager = RemoteObject(connection: connection, destination: "io.tbrd", path: "/io/tbrd", interface: "io.tbrd.Manager1")
         try await eventually("tbrd owns io.tbrd and knows the routers", timeout: .seconds(10)) {
