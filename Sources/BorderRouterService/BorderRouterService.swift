@@ -172,6 +172,13 @@ public actor BorderRouterService: HomeBackend {
         await policy.settled()
     }
 
+    /// As ``policySettled()``, after structure `structure`'s internet-access option was set (to a new
+    /// value or the one it had): its routers are applied again now rather than at the next read-back,
+    /// and their statuses are `pending` until that is done.
+    public func policyReapplied(_ structure: StructureID) async {
+        await policy.reapplied(structure)
+    }
+
     // MARK: ePSKc sessions across restarts
 
     /// Recovers an ePSKc session journalled before the service restarted, so that its end is still

@@ -7,6 +7,8 @@ import TBRFoundation
 enum PolicyInput: Sendable {
     /// Some structure changed in the store: read them all again.
     case structuresChanged
+    /// Someone set a structure's option: apply it again on each of its routers.
+    case reapply(StructureID)
     /// A router appeared, went online or offline.
     case registry(RouterRegistryEvent)
     /// An apply finished.

@@ -120,6 +120,8 @@ actor PolicyReconciler {
         case .structuresChanged:
             guard let snapshots = await readStructures() else { return }
             await perform(machine.structuresRead(snapshots, now: now), &group)
+        case .reapply(let structure):
+            await perform(machine.reapply(structure, now: now), &group)
         case .registry(.added(let id)):
             if await isRemote(id) { await perform(machine.routerIsRemote(id, now: now), &group) }
         case .registry(.removed(let id)):
@@ -184,6 +186,15 @@ actor PolicyReconciler {
     /// reconciler is not running, or when the task is cancelled.
     nonisolated func settled() async {
         inbox.submit(.structuresChanged)
+        await inbox.barrier()
+    }
+
+    /// As ``settled()``, after structure `structure`'s option was set: its routers are also applied
+    /// again (``PolicyReconcilerMachine/reapply(_:now:)``), so the statuses recorded when this returns
+    /// are `pending` for them until the new applies finish.
+    nonisolated func reapplied(_ structure: StructureID) async {
+        inbox.submit(.structuresChanged)
+        inbox.submit(.reapply(structure))
         await inbox.barrier()
     }
 

@@ -59,6 +59,22 @@ struct PolicyReconcilerMachine: Sendable {
         return finish(now)
     }
 
+    /// Someone set structure `structure`'s option (the one it had, or a new one): each of its routers
+    /// not being applied right now is applied again at once, whatever its last outcome, so that a router
+    /// mended since (an agent now built with NAT64, a failure cleared by hand) is not left as it was until
+    /// the next read-back or retry. Read the structures first (``structuresRead(_:now:)``).
+    mutating func reapply(_ structure: StructureID, now: Instant) -> [PolicyDirective] {
+        for (id, owner) in membership where owner == structure {
+            guard var r = routers[id], r.inFlight == nil else { continue }
+            r.outcome = nil
+            r.failures = 0
+            r.retryAt = nil
+            r.nextCheck = nil
+            routers[id] = r
+        }
+        return finish(now)
+    }
+
     /// The router's agent appeared on the bus (again): what it runs is unknown, so it is applied.
     mutating func routerOnline(_ id: DeviceID, now: Instant) -> [PolicyDirective] {
         var r = routers[id, default: RouterState()]

@@ -91,10 +91,13 @@ extension DaemonRuntime {
         try await info(id).deviceIDs.map { Self.routerPath($0) }.dbusValue
     }
 
-    private func update(_ id: StructureID, _ change: @escaping @Sendable (inout ThreadNetworkSettingsTrait.Attributes) -> Void) async throws {
+    private func update(
+        _ id: StructureID, reapplying: Bool = false, _ change: @escaping @Sendable (inout ThreadNetworkSettingsTrait.Attributes) -> Void
+    ) async throws {
         let updated = try await structures.updateSettings(of: id, change)
-        // The policy status read after this call is about the option just written.
-        await service.policySettled()
+        // The policy status read after this call is about the option just written; setting the option
+        // (even to the one it had) applies it again on every router of the structure.
+        if reapplying { await service.policyReapplied(id) } else { await service.policySettled() }
         emitStructureChanged(id, [
             .internetAccessOption: .string(Self.busName(updated.internetAccessOption)),
             .defaultThreadNetworkId: .string(updated.defaultThreadNetworkId?.description ?? ""),
@@ -151,7 +154,7 @@ extension DaemonRuntime {
                 throw DaemonError.invalid(
                     "\(Quoted(text)) is not an internet-access option (\(TBRDBusAPI.Structure.internetAccessOptions.joined(separator: ", ")))")
             }
-            try await update(id) { $0.internetAccessOption = option }
+            try await update(id, reapplying: true) { $0.internetAccessOption = option }
         case .defaultThreadNetworkId:
             let xpan: ExtendedPANID?
             if text.isEmpty {

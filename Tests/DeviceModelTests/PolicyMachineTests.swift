@@ -113,6 +113,26 @@ extension Array where Element == PolicyDirective {
         #expect(h.machine.status("wpan0") == RouterPolicyStatus(deviceID: "wpan0", state: .applied, detail: "no host firewall rules: tbrd's firewall is off"))
     }
 
+    @Test func settingTheOptionAgainAppliesItAgainAtOnce() {
+        var h = PolicyHarness(firewall: false)
+        let home = PolicyHarness.home(.internetAccessOptionNat64Only, ["wpan0", "wpan1"])
+        let plan = PolicyHarness.plan(.internetAccessOptionNat64Only)
+        _ = h.machine.start(structures: [home], online: ["wpan0", "wpan1"], now: h.now)
+        _ = h.machine.applyFinished("wpan0", plan: plan, result: .init(outcome: .unsupported("no NAT64: built without it")), now: h.now)
+        _ = h.machine.applyFinished("wpan1", plan: plan, result: .init(outcome: .failed("SetNat64Enabled failed")), now: h.now)
+        // The same option set again (the agent mended meanwhile): both are applied now, not at the next
+        // read-back (60 s) or retry, and are pending until that is done.
+        _ = h.machine.structuresRead([home], now: h.now)
+        let d = h.machine.reapply("1", now: h.now)
+        #expect(Set(d.applies) == ["wpan0", "wpan1"])
+        #expect(PolicyHarness.published(d)?.map(\.state) == [.pending, .pending])
+        let done = h.machine.applyFinished("wpan0", plan: plan, result: PolicyHarness.applied(), now: h.now)
+        #expect(PolicyHarness.published(done)?.first?.state == .applied)
+        // A router being applied is left to finish; another structure's routers are not touched.
+        #expect(h.machine.reapply("1", now: h.now).applies == ["wpan0"], "wpan1's apply is still running")
+        #expect(h.machine.reapply("2", now: h.now).applies.isEmpty)
+    }
+
     @Test func failuresAreRetriedWithADoublingCappedBackoff() {
         var h = PolicyHarness(firewall: false)
         let plan = PolicyHarness.plan(.internetAccessOptionAll)

@@ -138,7 +138,7 @@ import Testing
     @Test func doctorFailsWhatIsBrokenAndPassesItMended() async throws {
         // No avahi-daemon on the system bus tbrd is given.
         let noBus = ["DBUS_SYSTEM_BUS_ADDRESS": "unix:path=/nonexistent/tbrd-test-no-system-bus"]
-        try await withRig(withTbrd: true, tbrdConfiguration: "policy-check-interval = 1\n", tbrdEnvironment: noBus) { rig in
+        try await withRig(withTbrd: true, tbrdConfiguration: "policy-check-interval = 3600\n", tbrdEnvironment: noBus) { rig in
             func checks() async throws -> (Int32, [String: [String: Any]]) {
                 let (result, report) = try await rig.json(["doctor", "--json", "-d", "wpan0"])
                 var byID: [String: [String: Any]] = [:]
@@ -163,9 +163,11 @@ import Testing
             #expect(status(c, "internet-access-policy") == "warn", "\(message(c, "internet-access-policy"))")
             #expect(status(c, "nat64") == "unsupported" && message(c, "nat64").contains("Nat64State"), "\(message(c, "nat64"))")
 
-            // The agent can again: tbrd's read-back (every second here) finds NAT64 off against the policy
-            // and applies it; the doctor then sees it hold.
+            // The agent can again, and the policy is set again: applied at once (the command waits for
+            // it), and the doctor sees NAT64 run as the policy wants.
             try await rig.control("wpan0", "SetCapabilities", [.bool(true), .bool(false)])
+            let again = try await rig.run(["structure", "policy", "Home", "--internet-access", "nat64-only"])
+            #expect(again.status == 0 && again.stdout.contains("wpan0   applied"), "\(again.stdout)\(again.stderr)")
             try await eventually("NAT64 runs as the policy wants") {
                 let (_, now) = try await checks()
                 return status(now, "nat64") == "pass" && status(now, "internet-access-policy") == "pass"

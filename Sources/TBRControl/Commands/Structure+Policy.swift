@@ -16,7 +16,8 @@ extension Structure {
                 failed; tbrd retries) or unsupported (the detail says what the router lacks).
 
                 With --internet-access: tbrd stores the option, then applies it to every router of the \
-                structure (NAT64, DHCPv6-PD and its host firewall, docs/operations.md). tbrctl waits until \
+                structure (NAT64, DHCPv6-PD and its host firewall, docs/operations.md), also when it is the \
+                option the structure already has (run it again after mending a router). tbrctl waits until \
                 every online router is applied, failed or unsupported (offline routers stay pending and \
                 are applied when they return), then prints the table. unspecified means tbrd stops \
                 managing the structure: it removes its firewall rules and leaves NAT64 and DHCPv6-PD as \
