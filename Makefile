@@ -36,7 +36,7 @@ BENCH_PACKAGES = gcc curl
 # And what make link-order needs.
 LINK_ORDER_PACKAGES = valgrind linux-perf
 
-.PHONY: all deps bench-deps build test tsan fuzz-smoke fuzz bench bench-quick demo install deb deb-check clean matter-server link-order
+.PHONY: all deps mbedtls bench-deps build test tsan fuzz-smoke fuzz bench bench-quick demo install deb deb-check clean matter-server link-order
 
 all: build
 
@@ -55,7 +55,12 @@ deps:
 	  apt-get update -q >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -q$$missing >/dev/null; \
 	fi
 
-build: deps
+# mbedTLS with EC-JPAKE from Debian's source package, private to the build (.build/mbedtls; the ePSKc's
+# DTLS needs it and Debian's libmbedtls lacks it; scripts/mbedtls.sh, docs/architecture.md).
+mbedtls: deps
+	scripts/mbedtls.sh
+
+build: mbedtls
 	$(SWIFT) build $(SWIFT_FLAGS)
 
 # python-matter-server (PyPI) for the tests that run the real commissioner; cached in .build.
@@ -76,7 +81,7 @@ TSAN_SCRATCH = .build/tsan
 TSAN_REPORTS = $(TSAN_SCRATCH)/reports
 TSAN_SUITES ?= DBusTests|OpenThreadBRTests|DeviceModelTests|TBRDaemonTests
 
-tsan: deps
+tsan: mbedtls
 	$(SWIFT) build --build-tests --sanitize=thread --scratch-path $(TSAN_SCRATCH) $(SWIFT_FLAGS)
 	rm -rf $(TSAN_REPORTS) && mkdir -p $(TSAN_REPORTS)
 	@status=0; \
@@ -89,7 +94,7 @@ tsan: deps
 	[ $$status -eq 0 ] || exit $$status; \
 	echo "ThreadSanitizer: no reports"
 
-bench-deps:
+bench-deps: mbedtls
 	@$(MAKE) --no-print-directory deps DEB_PACKAGES="$(DEB_PACKAGES) $(BENCH_PACKAGES)"
 
 # Remakes scripts/link-order.txt from the current code (a few minutes: a release build, tbrd and tbrctl
@@ -114,7 +119,7 @@ demo: build
 # D-Bus policy, the systemd unit, the user and groups (sysusers), the default configuration (never over
 # an existing one), the manual pages, the shell completions and the docs. PREFIX, DESTDIR, SYSCONFDIR
 # and UNITDIR are honoured.
-install: deps
+install: mbedtls
 	$(SWIFT) build -c release $(RELEASE_FLAGS) $(SWIFT_FLAGS)
 	@# tbrctl, a short-lived command, is relinked position-dependent: ~60,000 fewer relocations at each
 	@# start (docs/performance.md). tbrd, a long-running daemon, keeps PIE and its randomisation.
@@ -143,7 +148,7 @@ install: deps
 
 # The Debian packages, built by dpkg-buildpackage with debian/ (debhelper) into .build/deb/out and checked
 # by lintian (no error, no warning); the last line printed is the path of tbrd_VERSION_ARCH.deb.
-deb: deps
+deb: mbedtls
 	SWIFT="$$(command -v $(SWIFT))" scripts/build-deb.sh .build/deb/out
 
 deb-check: deb
@@ -154,9 +159,9 @@ clean:
 
 fuzz-smoke:
 	fuzz/run.sh dataset 20 && fuzz/run.sh txt 20 && fuzz/run.sh matter 20 && fuzz/run.sh websocket 20 \
-	  && fuzz/run.sh json 20 && fuzz/run.sh rest 20 && fuzz/run.sh routes 20
+	  && fuzz/run.sh json 20 && fuzz/run.sh rest 20 && fuzz/run.sh routes 20 && fuzz/run.sh coap 20 && fuzz/run.sh dtls 20
 
 fuzz:
 	fuzz/run.sh dataset $(FUZZ_SECONDS) && fuzz/run.sh txt $(FUZZ_SECONDS) && fuzz/run.sh matter $(FUZZ_SECONDS) \
 	  && fuzz/run.sh websocket $(FUZZ_SECONDS) && fuzz/run.sh json $(FUZZ_SECONDS) && fuzz/run.sh rest $(FUZZ_SECONDS) \
-	  && fuzz/run.sh routes $(FUZZ_SECONDS)
+	  && fuzz/run.sh routes $(FUZZ_SECONDS) && fuzz/run.sh coap $(FUZZ_SECONDS) && fuzz/run.sh dtls $(FUZZ_SECONDS)

@@ -23,6 +23,11 @@ let dbusIncludes: [SwiftSetting] = [
     .unsafeFlags(["-Xcc", "-I/usr/include/dbus-1.0", "-Xcc", "-I/usr/lib/\(multiarch)/dbus-1.0/include"])
 ]
 
+// mbedTLS with EC-JPAKE, built from Debian's source package by scripts/mbedtls.sh (make build runs it):
+// Debian's libmbedtls lacks TLS-ECJPAKE, which the ePSKc's DTLS needs (docs/architecture.md). Static and
+// private to the CDTLS glue; nothing else includes its headers.
+let mbedtls = Context.packageDirectory + "/.build/mbedtls"
+
 let package = Package(
     name: "tbrd",
     products: [
@@ -64,6 +69,12 @@ let package = Package(
         // section of the executables that depend on this target (systemd's dlopen metadata), for packaging.
         .target(name: "CDlopenNote", path: "Sources/CDlopenNote"),
 
+        // The DTLS EC-JPAKE endpoint over mbedTLS (client and server), for the ePSKc commissioner and otbr-sim.
+        .target(
+            name: "CDTLS", path: "Sources/CDTLS",
+            cSettings: [.unsafeFlags(["-I\(mbedtls)/include"])],
+            linkerSettings: [.unsafeFlags(["-L\(mbedtls)/lib", "-lmbedtls", "-lmbedx509", "-lmbedcrypto"])]),
+
         // MARK: basics
         .target(name: "TBRFoundation", dependencies: ["CMalloc"], swiftSettings: strict),
         .target(name: "TBRCommandLine", swiftSettings: strict),
@@ -85,6 +96,9 @@ let package = Package(
         // RFC 6455 of our own over TCP, client and server (Foundation's WebSocket needs a libcurl built with it).
         .target(name: "WebSocket", dependencies: ["MeshCoP", "TBRFoundation"], swiftSettings: strict),
 
+        // DTLS 1.2 sessions with TLS_ECJPAKE_WITH_AES_128_CCM_8 over UDP (CDTLS), client and server.
+        .target(name: "DTLS", dependencies: ["CDTLS"], swiftSettings: strict),
+
         // MARK: domain
         .target(name: "MeshCoP", dependencies: ["TBRFoundation", "CLibCrypto"], swiftSettings: strict),
         .target(name: "OpenThreadBR", dependencies: ["DBus", "MeshCoP", "TBRFoundation"], swiftSettings: strict),
@@ -99,6 +113,8 @@ let package = Package(
         .target(
             name: "MatterCommissioner", dependencies: ["MatterOnboarding", "MeshCoP", "WebSocket", "TBRFoundation"],
             swiftSettings: strict),
+        // The ePSKc commissioner: a border router's Active dataset fetched with its key (DTLS EC-JPAKE, CoAP).
+        .target(name: "EpskcCommissioner", dependencies: ["DTLS", "MeshCoP", "BorderAgentDiscovery"], swiftSettings: strict),
         .target(name: "BorderAgentDiscovery", dependencies: ["MDNS", "MeshCoP", "TBRFoundation"], swiftSettings: strict),
         .target(
             name: "BorderRouterService",
@@ -114,12 +130,13 @@ let package = Package(
             dependencies: [
                 "TBRCommandLine", "TBRFoundation", "MeshCoP", "MatterOnboarding", "DBus", "OpenThreadBR", "DeviceModel",
                 "BorderRouterService", "TBRDBusAPI", "MDNS", "BorderAgentDiscovery", "TBRLifecycle", "HTTP", "OpenThreadREST",
+                "EpskcCommissioner", "DTLS",
             ],
             swiftSettings: strict),
 
         .target(
             name: "OTBRSimulator",
-            dependencies: ["DBus", "OpenThreadBR", "MeshCoP", "TBRFoundation", "TBRCommandLine", "MDNS", "HTTPServer"],
+            dependencies: ["DBus", "OpenThreadBR", "MeshCoP", "TBRFoundation", "TBRCommandLine", "MDNS", "HTTPServer", "DTLS"],
             swiftSettings: strict),
 
         // A simulated python-matter-server (matter-sim): its WebSocket API over the WebSocket server side.
@@ -133,7 +150,7 @@ let package = Package(
             dependencies: [
                 "BorderRouterService", "DeviceModel", "OpenThreadBR", "Store", "DBus", "TBRDBusAPI", "MeshCoP", "Firewall",
                 "TBRLifecycle", "TBRCommandLine", "TBRFoundation", "MDNS", "BorderAgentDiscovery", "MatterCommissioner",
-                "MatterOnboarding", "WebSocket", "HTTP", "OpenThreadREST", "HostNetwork",
+                "MatterOnboarding", "WebSocket", "HTTP", "OpenThreadREST", "HostNetwork", "EpskcCommissioner", "DTLS",
             ],
             swiftSettings: strict),
 
@@ -156,6 +173,9 @@ let package = Package(
         .testTarget(
             name: "OpenThreadBRTests",
             dependencies: ["OpenThreadBR", "OTBRSimulator", "DBus", "MeshCoP", "TBRTestKit"],
+            swiftSettings: strict),
+        .testTarget(
+            name: "EpskcCommissionerTests", dependencies: ["EpskcCommissioner", "DTLS", "MeshCoP", "BorderAgentDiscovery"],
             swiftSettings: strict),
         .testTarget(name: "StoreTests", dependencies: ["Store", "TBRTestKit"], swiftSettings: strict),
         .testTarget(
@@ -201,7 +221,7 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(
             name: "TBRControlTests",
-            dependencies: ["TBRControl", "TBRCommandLine", "TBRTestKit", "OTBRSimulator", "DBus", "OpenThreadBR", "MatterOnboarding"],
+            dependencies: ["TBRControl", "TBRCommandLine", "TBRTestKit", "OTBRSimulator", "DBus", "OpenThreadBR", "MatterOnboarding", "MeshCoP", "TBRFoundation", "DTLS"],
             swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]

@@ -32,6 +32,13 @@ wait_for() { # wait_for SECONDS DESCRIPTION COMMAND...
   echo "demo: timed out waiting for $what" >&2; exit 1
 }
 
+side_bus() { # side_bus NAME: a bus of its own at $work/NAME-bus, for a router tbrd must not see on D-Bus
+  sed -e "s|$work/bus|$work/$1-bus|" "$work/bus.conf" > "$work/$1-bus.conf"
+  dbus-daemon --config-file="$work/$1-bus.conf" --nofork --nopidfile --nosyslog 2>/dev/null &
+  pids+=($!)
+  wait_for 10 "the $1 router's bus" test -S "$work/$1-bus"
+}
+
 step "A private D-Bus for the demo"
 cat > "$work/bus.conf" <<CONF
 <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
@@ -295,10 +302,7 @@ show tbrctl --json epskc watch --since 2 --timeout 1 || true
 step "A border router on another host, reached through otbr-agent's REST API"
 echo "A third simulated router with a bus of its own (tbrd cannot see it on D-Bus), serving the REST API"
 echo "otbr-agent serves with --rest-listen-address/--rest-listen-port; here on loopback where tbrd runs."
-sed -e "s|$work/bus|$work/garage-bus|" "$work/bus.conf" > "$work/garage-bus.conf"
-dbus-daemon --config-file="$work/garage-bus.conf" --nofork --nopidfile --nosyslog 2>/dev/null &
-pids+=($!)
-wait_for 10 "the garage router's bus" test -S "$work/garage-bus"
+side_bus garage
 "${in_ns[@]}" ${sim_env[@]} otbr-sim --bus "unix:path=$work/garage-bus" --interface wpan0 --dataset "$dataset" \
   --vendor "Demo Vendor" --product "Garage BR" --role-delay 300 --rest 127.0.0.1:0 "${sim_mdns[@]}" > "$work/garage.log" 2>&1 &
 pids+=($!)
@@ -328,6 +332,33 @@ show tbrctl structure policy Home --internet-access all || true
 show tbrctl structure policy Home --internet-access unspecified
 show tbrctl router remove garage
 
+step "One Thread network for the home: a router tbrd does not manage shares its credentials through its ePSKc"
+echo "A neighbouring border router (an Apple TV, say) on a Thread network of its own, on a bus tbrd does not see."
+echo "Its owner starts a key in its app; tbrd is the commissioner that uses it (DTLS with EC-JPAKE, then MGMT_ACTIVE_GET)."
+side_bus tv
+tv_dataset=$(command tbrctl dataset new --name "Living Room TV" --channel 20 --extpanid dead00beef00cafe)
+"${in_ns[@]}" otbr-sim --bus "unix:path=$work/tv-bus" --interface wpan0 --dataset "$tv_dataset" --vendor "Acme" \
+  --product "TV Hub" --role-delay 300 --epskc-retry-hold 200 > "$work/tv.log" 2>&1 &
+pids+=($!)
+wait_for 10 "the TV's router" grep -q ready "$work/tv.log"
+tv_agent="busctl --address=unix:path=$work/tv-bus call io.openthread.BorderRouter.wpan0 /io/openthread/BorderRouter/wpan0 io.openthread.BorderRouter"
+tv_sim="busctl --address=unix:path=$work/tv-bus call io.openthread.BorderRouter.wpan0 /io/tbrd/Simulator/wpan0 io.tbrd.Simulator1"
+wait_for 15 "the TV's router to lead its network" sh -c "busctl --address=unix:path=$work/tv-bus get-property io.openthread.BorderRouter.wpan0 /io/openthread/BorderRouter/wpan0 io.openthread.BorderRouter DeviceRole | grep -q leader"
+tv_key=$($tv_agent ActivateEphemeralKeyMode u 120000 | awk '{ gsub(/"/, "", $2); print $2 }')
+tv_port=$($tv_sim EphemeralKeyTransport | awk '{ print $3 }')
+echo "The TV shows the key $tv_key; its ePSKc port is $tv_port (_meshcop-e._udp)."
+echo "A mistyped key that still passes the check digit is rejected by the router (it ends a key after 10 such tries):"
+wrong_key=$(command tbrctl epskc generate)
+show tbrctl network fetch --key "$wrong_key" --from "127.0.0.1:$tv_port" --structure Home || true
+show tbrctl network fetch --key "$tv_key" --from "127.0.0.1:$tv_port" --structure Home
+echo "The key was used once: the TV ends it when the session closes"
+wait_for 15 "the TV's key to stop" sh -c "$tv_sim EphemeralKeyTransport | grep -q stopped"
+$tv_sim EphemeralKeyTransport
+show tbrctl network list --structure Home
+show tbrctl network preferred Home dead00beef00cafe
+show tbrctl network forget Home dead00beef00cafe || true
+show tbrctl network preferred Home "$(printf '%s' "$dataset" | command tbrctl --json dataset decode - | sed -n 's/.*"extPanId" : "\([0-9a-f]*\)".*/\1/p')"
+
 step "Offline tools"
 printf '%s$ tbrctl dataset validate - < dataset.hex%s\n' "$bold" "$plain"
 printf '%s' "$dataset" | tbrctl dataset validate -
@@ -336,6 +367,11 @@ show tbrctl epskc check "$key"
 step "tbrd stops cleanly on SIGTERM"
 kill -TERM "$tbrd_pid"
 wait "$tbrd_pid" && echo "tbrd exited with status 0"
-if grep -q "$key" "$work/tbrd.log"; then echo "demo: the ePSKc reached tbrd's log!" >&2; exit 1; fi
+for secret in "$key" "$tv_key" "$wrong_key"; do
+  if grep -q "$secret" "$work/tbrd.log"; then echo "demo: an ePSKc reached tbrd's log!" >&2; exit 1; fi
+done
+# Nor does a network key: the TV's dataset (fetched and stored) holds one.
+tv_network_key=$(printf '%s' "$tv_dataset" | command tbrctl --json dataset decode --reveal-secrets - | sed -n 's/.*"networkKey" : "\([0-9a-f]*\)".*/\1/p')
+if [ -z "$tv_network_key" ] || grep -q "$tv_network_key" "$work/tbrd.log"; then echo "demo: a network key reached tbrd's log!" >&2; exit 1; fi
 if grep -q 20202021 "$work/tbrd.log"; then echo "demo: a setup passcode reached tbrd's log!" >&2; exit 1; fi
-echo "tbrd's log holds no ePSKc and no setup passcode. Demo complete."
+echo "tbrd's log holds no ePSKc, no network key and no setup passcode. Demo complete."

@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # Builds and runs one libFuzzer target.
-#   fuzz/run.sh TARGET SECONDS      TARGET: dataset | txt | matter | websocket | json | rest | routes
+#   fuzz/run.sh TARGET SECONDS      TARGET: dataset | txt | matter | websocket | json | rest | routes | coap | dtls
 # The target is compiled with `swiftc -sanitize=fuzzer,address` together with the sources of the modules
 # it imports (no SwiftPM; scripts/swiftc-modules.sh), into fuzz/build/ (git-ignored). It runs on
 # a temporary copy of fuzz/corpus/TARGET, so the repository is not touched; a crashing input is saved
 # in fuzz/build/artifacts/TARGET/. Exits non-zero if the fuzzer finds a crash, leak or timeout.
 set -euo pipefail
 
-usage() { echo "usage: fuzz/run.sh dataset|txt|matter|websocket|json|rest|routes SECONDS" >&2; exit 64; }
+usage() { echo "usage: fuzz/run.sh dataset|txt|matter|websocket|json|rest|routes|coap|dtls SECONDS" >&2; exit 64; }
 [ $# -eq 2 ] || usage
 target=$1 seconds=$2
 case $target in
@@ -21,17 +21,39 @@ case $target in
   rest) source="fuzz/RESTFuzz.swift Sources/OpenThreadREST/RESTDecoding.swift Sources/OpenThreadREST/RESTValues.swift
     Sources/OpenThreadREST/RESTAgentError.swift Sources/OpenThreadREST/RESTTaskDecoding.swift
     Sources/OpenThreadREST/NetworkDiagnostics.swift Sources/OpenThreadREST/NetworkDiagnostics+Decoding.swift" ;;
+  # The exchange is compiled with the target itself: its module also holds the DTLS session.
+  coap) source="fuzz/CoAPFuzz.swift Sources/EpskcCommissioner/ActiveGetExchange.swift" ;;
+  # C: the DTLS endpoint over the static mbedTLS of scripts/mbedtls.sh (make mbedtls).
+  dtls) source=fuzz/DTLSFuzz.c ;;
   *) usage ;;
 esac
 [[ $seconds =~ ^[0-9]+$ ]] || usage
 
 cd "$(dirname "$0")/.."
 build=fuzz/build
-source scripts/swiftc-modules.sh
-swiftc_init "$build" -sanitize=fuzzer,address -O -g -use-ld=lld
-# The modules the target imports are compiled when stale; the target itself is relinked every run.
-# shellcheck disable=SC2086 # $source may name several files
-swiftc_program "$build/$target-fuzzer" $source
+if [ "$target" = dtls ]; then
+  mkdir -p "$build"
+  scripts/mbedtls.sh
+  [ -x /opt/swift/usr/bin/clang ] && clang=/opt/swift/usr/bin/clang || clang=clang
+  # mbedTLS itself instrumented too (its record and handshake parsers are what is fuzzed): the same
+  # configured source tree, compiled once into $build/mbedtls-fuzz (again when scripts/mbedtls.sh rebuilt it).
+  lib="$build/mbedtls-fuzz"
+  if [ ! -e "$lib/libmbedfuzz.a" ] || [ .build/mbedtls/stamp -nt "$lib/libmbedfuzz.a" ]; then
+    rm -rf "$lib" && mkdir -p "$lib"
+    for c in .build/mbedtls/src/tree/library/*.c; do
+      echo "$clang -fsanitize=fuzzer-no-link,address -O1 -g -I .build/mbedtls/src/tree/include -c $c -o $lib/$(basename "$c" .c).o"
+    done | xargs -P "$(nproc)" -I{} sh -c '{}'
+    ar rcs "$lib/libmbedfuzz.a" "$lib"/*.o
+  fi
+  "$clang" -fsanitize=fuzzer,address -O1 -g -I Sources/CDTLS/include -I .build/mbedtls/include \
+    fuzz/DTLSFuzz.c Sources/CDTLS/dtls.c "$lib/libmbedfuzz.a" -o "$build/dtls-fuzzer"
+else
+  source scripts/swiftc-modules.sh
+  swiftc_init "$build" -sanitize=fuzzer,address -O -g -use-ld=lld
+  # The modules the target imports are compiled when stale; the target itself is relinked every run.
+  # shellcheck disable=SC2086 # $source may name several files
+  swiftc_program "$build/$target-fuzzer" $source
+fi
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/tbrd-fuzz-$target.XXXXXX")
 trap 'rm -rf "$work"' EXIT

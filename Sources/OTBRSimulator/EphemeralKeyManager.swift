@@ -139,15 +139,27 @@ struct EphemeralKeyManager: Sendable {
     mutating func handshake(with candidate: String, now: UInt32) -> (connected: Bool, timer: TimerAction) {
         guard state == .started, let key else { return (false, .none) }
         if candidate == key {
-            state = .connected
-            counters.epskcSecureSessionSuccesses &+= 1
-            history.record(.connected, at: now)
+            handshakeSucceeded(now: now)
             return (true, .none)
         }
+        return (false, handshakeFailed(now: now))
+    }
+
+    /// A DTLS handshake with the key completed: the session connects.
+    mutating func handshakeSucceeded(now: UInt32) {
+        guard state == .started else { return }
+        state = .connected
+        counters.epskcSecureSessionSuccesses &+= 1
+        history.record(.connected, at: now)
+    }
+
+    /// A DTLS handshake failed on the password; the tenth failure stops the key.
+    mutating func handshakeFailed(now: UInt32) -> TimerAction {
+        guard state == .started else { return .none }
         counters.epskcSecureSessionFailures &+= 1
         failedAttempts += 1
-        guard failedAttempts >= Self.maxConnectionAttempts else { return (false, .none) }
-        return (false, stop(.maxFailedAttempts, now: now))
+        guard failedAttempts >= Self.maxConnectionAttempts else { return .none }
+        return stop(.maxFailedAttempts, now: now)
     }
 
     /// The connected commissioner's petition was accepted by the leader.

@@ -48,6 +48,10 @@ extension SimulatedAgent {
                 control("DisconnectCommissioner", [], [Argument("disconnected", .boolean)]) { a, _ in
                     [.bool(await a.disconnectCommissioner())]
                 },
+                control("EphemeralKeyTransport", [], [Argument("state", .string), Argument("port", .uint16)]) { a, _ in
+                    let (state, port) = await a.ephemeralKeyState()
+                    return [.string(state), .uint16(port)]
+                },
                 control("EndEphemeralKeyEarly", [], [Argument("ended", .boolean)]) { a, _ in
                     [.bool(await a.endEphemeralKeyEarly())]
                 },

@@ -105,8 +105,10 @@ extension SimulatedAgent {
         case .cancel:
             cancelTimer(.epskc)
             cancelTimer(.epskcGuard)
+            stopEpskcTransport()
         case .start(let lifetime, let generation):
             schedule(.epskc, after: lifetime) { agent in await agent.epskcExpired(generation) }
+            startEpskcTransport(generation: generation)
         case .startGuard(let generation):
             schedule(.epskcGuard, after: configuration.disconnectGuard) { agent in await agent.epskcGuardElapsed(generation) }
         }

@@ -80,6 +80,7 @@ extension SimulatedAgent {
             logger.info("simulated otbr-agent left the bus", [("interface", interfaceName.rawValue)])
         }
         await stopREST()
+        stopEpskcTransport()
         // The process is gone: replies it owed never come.
         replies.failAll(CancellationError())
     }

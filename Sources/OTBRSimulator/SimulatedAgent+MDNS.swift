@@ -79,8 +79,9 @@ extension SimulatedAgent {
     /// Whether a key is started, connected or accepted.
     var epskcKeyActive: Bool { [.started, .connected, .accepted].contains(runtime.epskc.state) }
 
-    /// The active key's UDP port (`otBorderAgentEphemeralKeyGetUdpPort`), the same for mDNS and REST:
-    /// the port a REST client asked for, else a random one, chosen once per key.
+    /// The active key's UDP port (`otBorderAgentEphemeralKeyGetUdpPort`), the same for mDNS, REST and the
+    /// DTLS transport: the port a REST client asked for, else a random one, chosen once per key (the
+    /// transport moves it when that one is taken).
     func epskcPort() -> UInt16 {
         if epskcAdvertisedKey?.generation != runtime.epskc.generation {
             epskcAdvertisedKey = (runtime.epskc.generation, UInt16.random(in: 49153...65535))

@@ -57,8 +57,9 @@ extension SimulatedAgent {
         guard let key = try? EphemeralKey.generate() else { return RESTAnswer.problem(500) }
         switch runtime.epskc.start(key: key.digits, lifetimeMs: lifetime, now: uptimeMs) {
         case .success(let action):
-            applyTimer(action)
+            // The port first: the key's DTLS transport starts on it.
             if port != 0 { epskcAdvertisedKey = (runtime.epskc.generation, port) }
+            applyTimer(action)
             return RESTAnswer.ok(["tap": .string(key.digits), "port": JSON(epskcPort())])
         case .failure(.invalidState):
             return RESTAnswer.problem(409)

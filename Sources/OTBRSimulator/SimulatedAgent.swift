@@ -65,6 +65,8 @@ public actor SimulatedAgent {
     var ephemeralPublication: PublicationID?
     /// The key whose UDP port was chosen, and the port (a new one per activation; see ``epskcPort()``).
     var epskcAdvertisedKey: (generation: UInt64, port: UInt16)?
+    /// The ePSKc's DTLS port and its serving thread while a key is active (EpskcTransport.swift).
+    var epskcTransport: EpskcTransport?
     /// The Border Agent's DTLS port while it runs.
     let borderAgentPort = UInt16.random(in: 49153...65535)
 

@@ -59,6 +59,10 @@ struct SimulatorCommand: ParsableCommand {
             "disconnect-guard", valueName: "MS",
             help: "Milliseconds a used key stays connected after its commissioner leaves, then stops.", default: "2000"),
         .option(
+            "epskc-retry-hold", valueName: "MS",
+            help: "Milliseconds the ePSKc's DTLS port hears nothing after a failed handshake (the real agent's ~2 s).",
+            default: "2000"),
+        .option(
             "diag-delay", valueName: "MS",
             help: "Milliseconds the simulated mesh takes to answer a REST network diagnostic or discovery task.", default: "200"),
         .option(
@@ -115,7 +119,7 @@ struct SimulatorCommand: ParsableCommand {
             return address
         }
         let delayNames = [
-            "role-delay", "detach-delay", "restart-delay", "nat64-delay", "pending-delay", "disconnect-guard", "diag-delay",
+            "role-delay", "detach-delay", "restart-delay", "nat64-delay", "pending-delay", "disconnect-guard", "diag-delay", "epskc-retry-hold",
         ]
         let delays = try delayNames.map { (name) throws(UsageError) in
             Duration.milliseconds(Int64(try values.required(name, as: UInt32.self)))
@@ -136,6 +140,7 @@ struct SimulatorCommand: ParsableCommand {
             c.productName = values.string("product") ?? c.productName
             (c.roleDelay, c.detachDelay, c.restartDelay, c.nat64Delay) = (delays[0], delays[1], delays[2], delays[3])
             (c.pendingDelay, c.disconnectGuard, c.diagnosticDelay) = (delays[4], delays[5], delays[6])
+            c.epskcRetryHold = delays[7]
             c.mdns = values.flag("mdns")
             built.append(c)
         }

@@ -49,6 +49,9 @@ public struct SimulatorConfiguration: Sendable {
     /// How long a used key stays connected/accepted after its commissioner closed the session, before
     /// it stops (`--disconnect-guard`; the real agent's disconnect guard time, 2 s).
     public var disconnectGuard: Duration = .seconds(2)
+    /// How long the ePSKc's DTLS port hears nothing after a failed handshake (`--epskc-retry-hold`): the
+    /// real agent answers a retry within ~2 s of a failure only ~3 s later (EpskcTransport.swift).
+    public var epskcRetryHold: Duration = .seconds(2)
     /// How long a network diagnostic request or a device discovery of the REST API takes to be answered
     /// by the simulated mesh (`--diag-delay`).
     public var diagnosticDelay: Duration = .milliseconds(200)

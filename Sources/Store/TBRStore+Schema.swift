@@ -42,6 +42,14 @@ extension TBRStore {
     ///
     /// Version 6: `routers.rest_url TEXT NULL`, the base URL of an otbr-agent's REST API for a border router
     /// on another host that an admin added (NULL for the agents found on the bus), unique among routers.
+    ///
+    /// Version 7: `thread_networks(structure_id → structures ON DELETE CASCADE, ext_pan_id (16 lower-case hex
+    /// digits), network_name, channel NULL, active_timestamp NULL, dataset BLOB NULL, source
+    /// router|fetched|added|mdns, source_detail, first_seen_at, last_seen_at, mdns_seen_at NULL, PRIMARY KEY
+    /// (structure_id, ext_pan_id))`: each structure's network directory. `dataset` holds the Active dataset's
+    /// TLVs, network key and PSKc included, when tbrd holds the credentials (the database is 0600); it goes
+    /// with its row. The preferred network stays `structures.default_thread_network_id`, so a default set
+    /// before is the preferred network after the upgrade.
     public static let migrations: [Migration] = [
         Migration(version: 1, "structures, routers, memberships, applied policies and the ePSKc journal", sql: """
             CREATE TABLE structures (
@@ -160,6 +168,22 @@ extension TBRStore {
         Migration(version: 6, "border routers on other hosts, reached through their REST API", sql: """
             ALTER TABLE routers ADD COLUMN rest_url TEXT CHECK (rest_url IS NULL OR length(rest_url) > 0);
             CREATE UNIQUE INDEX routers_by_rest_url ON routers(rest_url) WHERE rest_url IS NOT NULL;
+            """),
+        Migration(version: 7, "a Thread network directory per structure", sql: """
+            CREATE TABLE thread_networks (
+                structure_id     INTEGER NOT NULL REFERENCES structures(id) ON DELETE CASCADE,
+                ext_pan_id       TEXT NOT NULL CHECK (length(ext_pan_id) = 16),
+                network_name     TEXT NOT NULL DEFAULT '',
+                channel          INTEGER,
+                active_timestamp INTEGER,
+                dataset          BLOB,
+                source           TEXT NOT NULL CHECK (source IN ('router', 'fetched', 'added', 'mdns')),
+                source_detail    TEXT NOT NULL DEFAULT '',
+                first_seen_at    REAL NOT NULL,
+                last_seen_at     REAL NOT NULL,
+                mdns_seen_at     REAL,
+                PRIMARY KEY (structure_id, ext_pan_id)
+            ) STRICT;
             """),
     ]
 }

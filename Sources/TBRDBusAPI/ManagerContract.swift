@@ -50,6 +50,16 @@ extension TBRDBusAPI {
         public static let unclaimedMatterNodes = MethodContract(
             "UnclaimedMatterNodes", outputs: [Argument("nodes", [UnclaimedMatterNodeRow].dbusType)])
 
+        /// `FetchNetworkCredentials(s key, s from, s structure, u timeout_seconds) → (ay dataset, a{ss} source)`:
+        /// another border router's Active dataset, fetched with the ePSKc it shows (tbrd as the ePSKc
+        /// commissioner). `from`: an mDNS instance name, `[ADDR]:PORT`, a router id, or empty (the only
+        /// border agent with a key active). `structure` non-empty: the network is stored in that
+        /// structure's directory. Admins only.
+        public static let fetchNetworkCredentials = MethodContract(
+            "FetchNetworkCredentials",
+            inputs: [Argument("key", .string), Argument("from", .string), Argument("structure", .string), Argument("timeout_seconds", .uint32)],
+            outputs: [Argument("dataset", .array(.byte)), Argument("source", .dictionary(key: .string, value: .string))])
+
         /// `BorderRouterAdded(o path, s id)`: a router was seen for the first time.
         public static let borderRouterAdded = SignalContract(
             "BorderRouterAdded", arguments: [Argument("path", .objectPath), Argument("id", .string)])

@@ -15,10 +15,13 @@ extension TBRDBusAPI {
             case policyStatus = "PolicyStatus"
             case matterNodes = "MatterNodes"
             case rooms = "Rooms"
+            case networks = "Networks"
+            case preferredNetwork = "PreferredNetwork"
 
             public var type: SignatureType {
                 switch self {
-                case .name, .internetAccessOption, .defaultThreadNetworkId: .string
+                case .name, .internetAccessOption, .defaultThreadNetworkId, .preferredNetwork: .string
+                case .networks: [NetworkRow].dbusType
                 case .borderRouters: .array(.objectPath)
                 case .rooms: .array(.string)
                 case .policyStatus: [PolicyStatusRow].dbusType
@@ -31,13 +34,26 @@ extension TBRDBusAPI {
             public var emitsChanged: DBus.Property.ChangeSignal {
                 switch self {
                 case .name: .const
-                case .internetAccessOption, .defaultThreadNetworkId, .borderRouters, .policyStatus, .matterNodes, .rooms: .true
+                case .internetAccessOption, .defaultThreadNetworkId, .borderRouters, .policyStatus, .matterNodes, .rooms, .networks,
+                    .preferredNetwork:
+                    .true
                 }
             }
 
             /// Whether a client may write it (the admin policy applies).
-            public var isWritable: Bool { self == .internetAccessOption || self == .defaultThreadNetworkId }
+            public var isWritable: Bool { [.internetAccessOption, .defaultThreadNetworkId, .preferredNetwork].contains(self) }
         }
+
+        /// `AddNetwork(ay dataset) → s ext_pan_id`: a complete Active dataset into the directory. Admins only.
+        public static let addNetwork = MethodContract(
+            "AddNetwork", inputs: [Argument("dataset", .array(.byte))], outputs: [Argument("ext_pan_id", .string)])
+        /// `RemoveNetwork(s ext_pan_id) → ()`: out of the directory, credentials deleted; refused while a
+        /// router of the structure is on it. Admins only.
+        public static let removeNetwork = MethodContract("RemoveNetwork", inputs: [Argument("ext_pan_id", .string)])
+        /// `GetNetworkDataset(s ext_pan_id) → ay`: the Active dataset tbrd holds for it (secrets included).
+        /// Admins only.
+        public static let getNetworkDataset = MethodContract(
+            "GetNetworkDataset", inputs: [Argument("ext_pan_id", .string)], outputs: [Argument("dataset", .array(.byte))])
 
         /// The D-Bus spellings of `ThreadNetworkSettings.internetAccessOption`.
         public static let internetAccessOptions = ["unspecified", "none", "all", "nat64Only", "dhcpv6PdOnly"]

@@ -30,6 +30,8 @@ public enum TBRDBusAPI {
         public static let unavailable: ErrorName = "io.tbrd.Error.Unavailable"
         public static let permissionDenied: ErrorName = "io.tbrd.Error.PermissionDenied"
         public static let failed: ErrorName = "io.tbrd.Error.Failed"
+        /// The request names no single thing: several match (tbrctl exits 64, listing them).
+        public static let ambiguous: ErrorName = "io.tbrd.Error.Ambiguous"
     }
 }
 

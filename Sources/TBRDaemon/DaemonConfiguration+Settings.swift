@@ -71,6 +71,13 @@ extension DaemonConfiguration {
             started), and gives one request at most rest-timeout seconds. Fractions are allowed.
             """),
         SettingGroup(
+            [("network-stale-after", "30")],
+            """
+            The network directory of structures (tbrctl network list): a network that none of the \
+            structure's routers is on, and that no border agent has shown on mDNS for this many days, is \
+            marked stale ('tbrctl network forget S --stale' removes those).
+            """),
+        SettingGroup(
             [("firewall", "nftables")],
             """
             The host firewall of the policy: nftables (tbrd keeps one table of its own, table inet tbrd, in \

@@ -33,6 +33,9 @@ public struct DaemonConfiguration: Sendable, Equatable {
     public var restPollInterval: Double = 5
     /// How long, in seconds, one request to a REST API may take. Fractions are allowed.
     public var restTimeout: Double = 5
+    /// After how many days a network of a structure's directory that none of its routers is on, and that
+    /// mDNS has not shown since, is `stale`.
+    public var networkStaleAfterDays: Int = 30
     /// Whether tbrd keeps its host firewall (`table inet tbrd`) for the internet-access policy.
     public var firewall: FirewallMode = .nftables
     /// The `nft` tool: a name looked up on `PATH` (then `/usr/sbin`, `/sbin`) or a path.
@@ -109,6 +112,7 @@ public struct DaemonConfiguration: Sendable, Equatable {
         case "policy-check-interval": policyCheckInterval = try integer(1...86_400)
         case "rest-poll-interval": restPollInterval = try seconds(0.1...3600)
         case "rest-timeout": restTimeout = try seconds(0.1...120)
+        case "network-stale-after": networkStaleAfterDays = try integer(1...36_500)
         case "firewall":
             guard let mode = FirewallMode(rawValue: value) else {
                 throw ConfigurationError("'firewall' must be nftables or off, not '\(value)'")

@@ -48,6 +48,12 @@ extension DaemonRuntime {
                 method(API.epskcEvents) { [self] call in
                     [try await self.epskcEvents(since: try call.argument(0), router: try call.argument(1), limit: try call.argument(2)).dbusValue]
                 },
+                method(API.fetchNetworkCredentials) { [self] call in
+                    let (tlvs, source) = try await self.fetchNetworkCredentials(
+                        key: try call.argument(0), from: try call.argument(1), structure: try call.argument(2),
+                        timeoutSeconds: try call.argument(3))
+                    return [tlvs.dbusValue, source.dbusValue]
+                },
                 method(API.unclaimedMatterNodes) { [self] _ in [try await self.unclaimedMatterNodes().dbusValue] },
             ],
             signals: [API.borderRouterAdded, API.borderRouterRemoved, API.structureAdded, API.structureRemoved].map(\.declaration))

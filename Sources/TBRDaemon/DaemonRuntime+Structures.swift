@@ -142,6 +142,8 @@ extension DaemonRuntime {
         case .policyStatus: try await policyStatus(id).dbusValue
         case .matterNodes: try await matterNodeRows(id).dbusValue
         case .rooms: try await roomNames(id).dbusValue
+        case .networks: try await networkRows(id).dbusValue
+        case .preferredNetwork: .string(try await structures.settings(of: id).defaultThreadNetworkId?.description ?? "")
         }
     }
 
@@ -166,7 +168,10 @@ extension DaemonRuntime {
                 xpan = parsed
             }
             try await update(id) { $0.defaultThreadNetworkId = xpan }
-        case .name, .borderRouters, .policyStatus, .matterNodes, .rooms:
+            emitStructureChanged(id, [.preferredNetwork: .string(xpan?.description ?? "")])
+        case .preferredNetwork:
+            try await setPreferredNetwork(id, text)
+        case .name, .borderRouters, .policyStatus, .matterNodes, .rooms, .networks:
             throw DBusError(.propertyReadOnly, "\(p.rawValue) is read-only")
         }
     }
@@ -174,7 +179,7 @@ extension DaemonRuntime {
     nonisolated func structureInterface(_ id: StructureID) -> Interface {
         Interface(
             TBRDBusAPI.Structure.interface,
-            methods: matterMethods(id),
+            methods: matterMethods(id) + networkMethods(id),
             properties: StructureProperty.allCases.map { p in
                 let get: @Sendable () async throws -> DBusValue = { [self] in try await self.value(of: p, structure: id) }
                 guard p.isWritable else { return property(p, get: get) }

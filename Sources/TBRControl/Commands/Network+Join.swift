@@ -19,8 +19,7 @@ extension Network {
                 """)
         static let arguments: [ArgumentSpec] = [
             .router,
-            .option("dataset", valueName: "HEX", help: "The active dataset as hex TLVs, or - to read the hex from standard input."),
-            .option("dataset-file", valueName: "FILE", help: "A file holding the active dataset as hex TLVs."),
+            DatasetSource.hex, DatasetSource.file,
             .flag("this-router-only", help: "Move only this router, not its whole mesh, when it is on another network."),
         ]
 
@@ -35,21 +34,14 @@ extension Network {
 
         init(_ values: ParsedValues) {
             router = values.string(ArgumentSpec.router.name)
-            hex = values.string("dataset")
-            file = values.string("dataset-file")
+            (hex, file) = DatasetSource.values(values)
             thisRouterOnly = values.flag("this-router-only")
         }
 
-        func validate() throws(UsageError) {
-            switch (hex, file) {
-            case (nil, nil): throw UsageError("give the dataset with --dataset HEX or --dataset-file FILE")
-            case (.some, .some): throw UsageError("give the dataset once: --dataset or --dataset-file, not both")
-            default: break
-            }
-        }
+        func validate() throws(UsageError) { try DatasetSource.check(hex: hex, file: file) }
 
         func run(in context: CommandContext) async throws -> ExitCode {
-            let tlvs = try datasetBytes(context)
+            let tlvs = try context.datasetBytes(hex: hex, file: file)
             let problems = OperationalDataset.validate(bytes: tlvs, as: .active)
             guard problems.isEmpty else {
                 let lines = problems.map { "  " + $0.description }.joined(separator: "\n")
@@ -73,24 +65,6 @@ extension Network {
                 throw ControlError(exitCode: status, message: result.message ?? "JoinNetwork on \(id): \(result.status)")
             }
             return .success
-        }
-
-        /// The dataset's bytes from `--dataset` or `--dataset-file`.
-        private func datasetBytes(_ context: CommandContext) throws -> [UInt8] {
-            if let hex { return try context.bytes(fromHexArgument: hex, describing: "the dataset") }
-            guard let file else { return [] }
-            let text: String
-            do {
-                text = String(decoding: try FileDescriptorIO.readFile(atPath: file, limit: CommandContext.hexInputLimit), as: UTF8.self)
-            } catch is FileDescriptorIO.InputTooLong {
-                throw ControlError.dataError(CommandContext.tooLong("the dataset", source: "the dataset file \(Quoted(file))"))
-            } catch {
-                throw ControlError.dataError("cannot read the dataset file \(Quoted(file)): \(error)")
-            }
-            guard text.contains(where: { !$0.isWhitespace }) else {
-                throw ControlError.dataError("the dataset file \(Quoted(file)) is empty; expected the dataset as hex")
-            }
-            return try context.bytes(fromHexArgument: text, describing: "the dataset in \(Quoted(file))")
         }
     }
 }

@@ -5,6 +5,6 @@ import TBRCommandLine
 struct Network: CommandGroup {
     static let configuration = CommandConfiguration(
         name: "network",
-        abstract: "Join a border router to a Thread network, or make it leave its network.",
-        subcommands: [Join.self, Leave.self])
+        abstract: "Thread networks: join and leave, fetch credentials with an ePSKc, and each structure's network directory.",
+        subcommands: [Join.self, Leave.self, Fetch.self, List.self, Preferred.self, Add.self, Forget.self, Export.self])
 }

@@ -1,3 +1,4 @@
+import MeshCoP
 import DBus
 import TBRDBusAPI
 
@@ -25,6 +26,18 @@ enum ManagedAgents {
         } catch {
             context.note("cannot ask tbrd which agents it manages (\(error)), so no agent is shown as managed")
             return [:]
+        }
+    }
+}
+
+extension ManagedAgents {
+    /// The Border Agent ID of the router `text` names (a tbrd router id, an interface name), or nil when
+    /// it names none, or the router has no ID yet.
+    static func borderAgentID(ofRouter text: String, _ context: CommandContext) async -> BorderAgentID? {
+        try? await RouterSession.withBackend(context) { backend in
+            let ref = try await backend.resolve(text)
+            guard let id = try await backend.info(of: ref).borderAgentId else { return nil }
+            return BorderAgentID(id)
         }
     }
 }

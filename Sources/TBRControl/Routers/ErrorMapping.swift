@@ -23,6 +23,7 @@ enum ErrorMapping {
         case "Busy": .temporaryFailure
         case "Unavailable": .unavailable
         case "PermissionDenied": .permissionDenied
+        case "Ambiguous": .usage
         default: .failure  // NotFound, NotSupported, Failed, and names added later
         }
     }

@@ -1,0 +1,124 @@
+import DeviceModel
+import TBRCommandLine
+import TBRDBusAPI
+import TBRFoundation
+
+extension Network {
+    /// `tbrctl network list [--structure STRUCTURE] [--stale]`: the network directory of structures.
+    struct List: ControlCommand {
+        static let configuration = CommandConfiguration(
+            name: "list",
+            abstract: "List the Thread networks each structure knows (its network directory).",
+            discussion: """
+                Every network a structure knows: from its routers' active datasets, from 'network fetch \\
+                --structure' and 'network add', and from other border agents' _meshcop._udp records (seen, \\
+                credentials not held). For each: where it came from, when it was last seen, which of the \\
+                structure's routers are on it, whether tbrd holds its credentials, and whether it is the \\
+                structure's preferred network (*) or stale (no router of the structure on it, and not shown \\
+                by mDNS for network-stale-after days, tbrd.conf). Needs tbrd.
+
+                With --json: an array of {structure, extPanId, networkName, channel, activeTimestamp, source, \\
+                sourceDetail, lastSeen, routers, credentials, preferred, stale}. No secret is ever shown here \\
+                ('network export' gives the credentials).
+
+                Exit status: 0; 1 an unknown structure; 69 no tbrd.
+                """)
+        static let arguments: [ArgumentSpec] = [
+            .option("structure", valueName: "STRUCTURE", help: "Only this structure's networks."),
+            .flag("stale", help: "Only the stale networks."),
+        ]
+
+        let structure: String?
+        let staleOnly: Bool
+
+        init(_ values: ParsedValues) {
+            structure = values.string("structure")
+            staleOnly = values.flag("stale")
+        }
+
+        func run(in context: CommandContext) async throws -> ExitCode {
+            let entries = try await RouterSession.withTbrd(context, for: "the network directory") { tbrd in
+                var names: [String]
+                if let structure { names = [structure] } else { names = try await tbrd.structureEntries().map(\.name) }
+                var all: [NetworkEntry] = []
+                for name in names {
+                    all += try await tbrd.networks(of: name).map { NetworkEntry(structure: name, $0) }
+                }
+                return all
+            }
+            let shown = entries.filter { !staleOnly || $0.stale }
+            if context.json {
+                try context.writeJSON(shown)
+            } else if shown.isEmpty {
+                context.write(staleOnly ? "no stale networks" : "no networks known (no structure has routers or fetched networks yet)")
+            } else {
+                context.write(Self.render(shown))
+            }
+            return .success
+        }
+
+        static func render(_ entries: [NetworkEntry]) -> String {
+            TextTable.render(
+                header: ["STRUCTURE", "", "NETWORK", "EXTENDED PAN ID", "CHANNEL", "CREDENTIALS", "ROUTERS", "SOURCE", "LAST SEEN", "STATE"],
+                rows: entries.map { e in
+                    [
+                        e.structure, e.preferred ? "*" : "", e.networkName.isEmpty ? "-" : e.networkName, e.extPanId,
+                        e.channel.map(String.init) ?? "-", e.credentials ? "held" : "no", e.routers.isEmpty ? "-" : e.routers.joined(separator: ","),
+                        e.sourceDetail.isEmpty ? e.source : "\(e.source) \(e.sourceDetail)", e.lastSeen.description,
+                        e.stale ? "stale" : e.preferred ? "preferred" : "-",
+                    ]
+                })
+        }
+    }
+}
+
+/// One network of a structure's directory, as `tbrctl --json network list` prints it.
+struct NetworkEntry: Encodable, Sendable {
+    var structure: String
+    var extPanId: String
+    var networkName: String
+    var channel: Int?
+    var activeTimestamp: UInt64?
+    var source: String
+    var sourceDetail: String
+    var lastSeen: WallTime
+    var routers: [String]
+    var credentials: Bool
+    var preferred: Bool
+    var stale: Bool
+
+    init(structure: String, _ row: NetworkRow) {
+        self.structure = structure
+        extPanId = row.extPanId
+        networkName = row.networkName
+        channel = row.channel == 0 ? nil : Int(row.channel)
+        activeTimestamp = row.activeTimestamp == 0 ? nil : row.activeTimestamp
+        source = row.source
+        sourceDetail = row.sourceDetail
+        lastSeen = WallTime(secondsSinceEpoch: row.lastSeenAt)
+        routers = row.routers
+        credentials = row.credentials
+        preferred = row.preferred
+        stale = row.stale
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case structure, extPanId, networkName, channel, activeTimestamp, source, sourceDetail, lastSeen, routers, credentials, preferred, stale
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(structure, forKey: .structure)
+        try c.encode(extPanId, forKey: .extPanId)
+        try c.encode(networkName, forKey: .networkName)
+        try c.encode(channel, forKey: .channel)
+        try c.encode(activeTimestamp, forKey: .activeTimestamp)
+        try c.encode(source, forKey: .source)
+        try c.encode(sourceDetail, forKey: .sourceDetail)
+        try c.encode(lastSeen, forKey: .lastSeen)
+        try c.encode(routers, forKey: .routers)
+        try c.encode(credentials, forKey: .credentials)
+        try c.encode(preferred, forKey: .preferred)
+        try c.encode(stale, forKey: .stale)
+    }
+}

@@ -1,0 +1,86 @@
+import BorderAgentDiscovery
+import DBus
+import DTLS
+import EpskcCommissioner
+import MeshCoP
+import TBRDBusAPI
+import TBRFoundation
+
+// Manager1.FetchNetworkCredentials: tbrd as the ePSKc commissioner (issue 31). The session runs in tbrd's
+// process (EpskcCommissioner); mDNS is the browse tbrd follows anyway (borderAgentsSeen).
+
+extension DaemonRuntime {
+    /// The longest wait a caller may ask for.
+    static let fetchTimeoutLimit: UInt32 = 600
+
+    /// Fetches the Active dataset of the border agent `from` names with `keyText`; with `structure`
+    /// non-empty, stores it in that structure's network directory.
+    /// - Returns: the dataset's TLVs and the source as `a{ss}`.
+    /// - Throws: `InvalidArgument` (a malformed key, an incomplete dataset), `Ambiguous` (several agents
+    ///   and no `from`), `Unavailable` (nothing listens, no answer, no such agent), `PermissionDenied` (the
+    ///   router rejected the key), `Failed` (the router refused).
+    func fetchNetworkCredentials(key keyText: String, from: String, structure: String, timeoutSeconds: UInt32)
+        async throws -> (tlvs: [UInt8], source: [String: String])
+    {
+        let key: EphemeralKey
+        do { key = try EphemeralKey(validating: String(keyText.filter { $0 != " " && $0 != "-" })) } catch {
+            throw DaemonError.invalid("the key: \(error); nothing was sent to the router")
+        }
+        guard (1...Self.fetchTimeoutLimit).contains(timeoutSeconds) else {
+            throw DaemonError.invalid("a timeout is 1 to \(Self.fetchTimeoutLimit) s")
+        }
+        // Before the key is spent: an unknown structure is refused here.
+        if !structure.isEmpty { _ = try await self.structure(named: structure) }
+        var target = FetchTarget(parsing: from.isEmpty ? nil : from)
+        if case .instance(let name) = target, let id = await service.resolveRouter(name),
+            let agentID = await service.routerSummaries().first(where: { $0.id == id })?.borderAgentID
+        {
+            target = .borderAgent(agentID, router: id.rawValue)
+        }
+        guard let agents = borderAgentsSeen ?? (target.isAddress ? [] : nil) else {
+            throw DBusError(DaemonError.unavailable, "tbrd does not see mDNS (is avahi-daemon running?); give from as [ADDR]:PORT")
+        }
+        let address: UDPAddress
+        let source: FetchSource
+        do { (address, source) = try target.resolve(in: agents) } catch {
+            if case .several = error { throw DBusError(TBRDBusAPI.Error.ambiguous, error.description) }
+            throw DBusError(DaemonError.unavailable, error.description)
+        }
+        let fetched: FetchedDataset
+        do { fetched = try await CredentialFetch.activeDataset(from: address, key: key, timeout: .seconds(Int64(timeoutSeconds))) } catch {
+            logger.notice("credentials fetch failed", [("address", address.description), ("reason", Self.reasonWord(error))])
+            throw DBusError(Self.errorName(error), error.description)
+        }
+        logger.notice(
+            "credentials fetched with an ePSKc",
+            [("address", address.description), ("instance", Quoted.sanitized(source.instance ?? "", limit: 80))])
+        if !structure.isEmpty {
+            try await storeFetchedNetwork(fetched.tlvs, source: source, inStructure: structure)
+        }
+        return (fetched.tlvs, source.dictionary)
+    }
+
+    /// The D-Bus error of each way a fetch fails (tbrctl maps them to the exit statuses of its own fetch).
+    static func errorName(_ error: CredentialFetchError) -> ErrorName {
+        switch error {
+        case .wrongKey: DaemonError.permissionDenied
+        case .nothingListening, .noAnswer: DaemonError.unavailable
+        case .incompleteDataset, .badAnswer: DaemonError.invalidArgument
+        case .refused, .session, .cancelled: DaemonError.failed
+        }
+    }
+
+    /// One word for the log (never the key).
+    static func reasonWord(_ error: CredentialFetchError) -> String {
+        switch error {
+        case .wrongKey: "wrong-key"
+        case .nothingListening: "nothing-listening"
+        case .noAnswer: "no-answer"
+        case .refused: "refused"
+        case .badAnswer: "bad-answer"
+        case .incompleteDataset: "incomplete-dataset"
+        case .session: "session-failed"
+        case .cancelled: "cancelled"
+        }
+    }
+}
