@@ -1,4 +1,5 @@
 import BorderAgentDiscovery
+import DBus
 import DTLS
 import EpskcCommissioner
 import FoundationEssentials
@@ -21,7 +22,9 @@ extension Network {
                 Acts as an ePSKc commissioner (Thread 1.4): connects to the key's DTLS port with \
                 TLS_ECJPAKE_WITH_AES_128_CCM_8, the key's 9 digits as password, reads the whole Active \
                 dataset (MGMT_ACTIVE_GET), and closes the session, so the router sees its key used once. \
-                Any Thread 1.4 border router works: an Apple TV, a Nest hub, an otbr-agent.
+                Any Thread 1.4 border router works: an Apple TV, a Nest hub, an otbr-agent. When tbrd runs, \
+                it makes the fetch (Manager1.FetchNetworkCredentials, admins only); otherwise this process \
+                does, and needs no bus for a literal [ADDR]:PORT.
 
                 --from is a border agent as 'tbrctl discover' names it (its mDNS instance name), \
                 [ADDR]:PORT, or a managed router's id. Without it, the one border agent on the LAN that \
@@ -99,7 +102,23 @@ extension Network {
                 }
                 return try report(fetched, file, context, stored: structure)
             }
-            let fetched = try await Self.fetchHere(key: key, from: from, timeout: timeout, context: context)
+            // Through tbrd when it runs (its mDNS view, its log); in this process when it does not, or when
+            // there is no bus at all (a literal address needs none).
+            var viaTbrd: FetchedNetwork?
+            if let connection = try? await Connection(bus: context.bus) {
+                do {
+                    viaTbrd = try await TbrdBackend(connection: connection).fetchNetworkCredentials(
+                        key: key, from: from, structure: nil, timeout: timeout)
+                } catch is TbrdNotRunning {
+                    viaTbrd = nil
+                } catch {
+                    await connection.close()
+                    throw error
+                }
+                await connection.close()
+            }
+            let fetched: FetchedNetwork
+            if let viaTbrd { fetched = viaTbrd } else { fetched = try await Self.fetchHere(key: key, from: from, timeout: timeout, context: context) }
             return try report(fetched, file, context, stored: nil)
         }
 
