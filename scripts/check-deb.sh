@@ -113,6 +113,15 @@ for binary in /usr/sbin/tbrd /usr/bin/tbrctl; do
 done
 echo "$depends" | grep -q 'libc6 (>= 2.36)' || fail "Depends does not ask for libc6 (>= 2.36), which DT_RELR needs"
 
+step "the statically linked mbedTLS (EC-JPAKE, scripts/mbedtls.sh) is declared in Built-Using"
+for deb in "$tbrd_deb" "$sim_deb"; do
+  built_using=$(dpkg-deb -f "$deb" Built-Using)
+  echo "$built_using" | grep -qE '^mbedtls \(= [^)]+\)$' || fail "$(basename "$deb"): Built-Using is '$built_using', not the mbedtls source it links"
+done
+for binary in /usr/sbin/tbrd /usr/bin/tbrctl /usr/bin/otbr-sim; do
+  ! ldd "$binary" | grep -q libmbed || fail "$binary loads a shared libmbed*: the EC-JPAKE build is meant to be linked in"
+done
+
 exposure=$(systemd-analyze security --offline=yes /lib/systemd/system/tbrd.service 2>/dev/null \
   | sed -n 's/.*Overall exposure level for tbrd.service: \([0-9.]*\).*/\1/p')
 [ -n "$exposure" ] || fail "systemd-analyze security gave no exposure level"
