@@ -134,7 +134,8 @@ public enum FetchTarget: Hashable, Sendable {
     /// Whether `resolve` can be answered without waiting for the rest of the browse.
     public func isSettled(by agents: [BorderAgent]) -> Bool {
         switch self {
-        case .address, .onlyActive: false
+        case .onlyActive: false
+        case .address(let a): agents.contains { $0.ephemeralKeyPort == a.port && $0.addresses.contains(a.host) }
         case .instance(let name): agents.contains { $0.instanceName == name && $0.isEphemeralKeyActive }
         case .borderAgent(let id, _): agents.contains { $0.txt.borderAgentID == id && $0.isEphemeralKeyActive }
         }

@@ -41,6 +41,18 @@ extension LANTests {
                 #expect(named.status == 69 && named.stderr.contains("has no ePSKc active"), "\(named.stderr)")
                 let unknown = try await rig.tbrctl(["network", "fetch", "--key", key, "--from", "No Such Agent"])
                 #expect(unknown.status == 69 && unknown.stderr.contains("no border agent \"No Such Agent\""), "\(unknown.stderr)")
+
+                // Through tbrd (its own view of mDNS, FetchNetworkCredentials): the same statuses.
+                #expect(try await rig.agentCall("wpan1", "ActivateEphemeralKeyMode", "u", ["60000"]).status == 0)
+                try await rig.startDaemon()
+                var viaTbrd = try await rig.tbrctl(["network", "fetch", "--key", key])
+                try await eventually("tbrd sees both keys", timeout: .seconds(20)) {
+                    viaTbrd = try await rig.tbrctl(["network", "fetch", "--key", key])
+                    return viaTbrd.status == 64
+                }
+                #expect(viaTbrd.stderr.components(separatedBy: "\"Acme Labs Hub 9 #").count == 3, "\(viaTbrd.stderr)")
+                let unknownViaTbrd = try await rig.tbrctl(["network", "fetch", "--key", key, "--from", "No Such Agent"])
+                #expect(unknownViaTbrd.status == 69 && unknownViaTbrd.stderr.contains("No Such Agent"), "\(unknownViaTbrd.stderr)")
             }
         }
     }

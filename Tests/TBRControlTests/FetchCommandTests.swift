@@ -146,16 +146,27 @@ import Glibc
     }
 
     @Test func throughTbrdWithTheSameStatuses() async throws {
+        // --structure goes through tbrd (Manager1.FetchNetworkCredentials): its errors map to the same statuses.
         try await withRig(simulatorArguments: Self.fastEpskc, withTbrd: true) { rig throws in
+            #expect(try await rig.run(["structure", "create", "Home"]).status == 0)
             let (key, port) = try await Self.activate(rig)
-            let wrong = try await rig.run(["network", "fetch", "--key", try Self.otherKey(than: key), "--from", "127.0.0.1:\(port)"])
+            let fetch = ["network", "fetch", "--from", "127.0.0.1:\(port)", "--structure", "Home"]
+            let typo = try await rig.run(fetch + ["--key", "123456780"])
+            #expect(typo.status == 65 && typo.stderr.contains("nothing was sent"), "\(typo.stderr)")
+            let wrong = try await rig.run(fetch + ["--key", try Self.otherKey(than: key)])
             #expect(wrong.status == 77 && wrong.stderr.contains("10 failed tries"), "\(wrong.stderr)")
-            let (fetched, json) = try await rig.json(["--json", "network", "fetch", "--key", key, "--from", "127.0.0.1:\(port)"])
+            let (fetched, json) = try await rig.json(["--json"] + fetch + ["--key", key, "--reveal-secrets"])
             #expect(fetched.status == 0 && fetched.stderr == "", "\(fetched.stderr)")
-            #expect(json["networkKey"] as? String == Secrets.redacted && json["networkName"] as? String == "OpenThreadDemo")
+            #expect(json["networkKey"] as? String == Secrets.redacted, "--structure prints no secret, even with --reveal-secrets")
+            #expect(json["networkName"] as? String == "OpenThreadDemo" && json["structure"] as? String == "Home")
             try await eventually("the key stops after its use", timeout: .seconds(10)) { try await Self.keyState(rig).state == "stopped" }
-            let gone = try await rig.run(["network", "fetch", "--key", key, "--from", "127.0.0.1:\(port)"])
+            let gone = try await rig.run(fetch + ["--key", key])
             #expect(gone.status == 69, "\(gone.stderr)")
+            let silent = try HostileUDPPeer(answer: { _ in nil })
+            defer { silent.stop() }
+            let quiet = try await rig.run(
+                ["network", "fetch", "--from", "127.0.0.1:\(silent.port)", "--structure", "Home", "--key", key, "--timeout", "1"])
+            #expect(quiet.status == 69 && quiet.stderr.contains("no answer"), "\(quiet.stderr)")
         }
     }
 }

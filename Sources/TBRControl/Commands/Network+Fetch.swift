@@ -22,9 +22,11 @@ extension Network {
                 Acts as an ePSKc commissioner (Thread 1.4): connects to the key's DTLS port with \
                 TLS_ECJPAKE_WITH_AES_128_CCM_8, the key's 9 digits as password, reads the whole Active \
                 dataset (MGMT_ACTIVE_GET), and closes the session, so the router sees its key used once. \
-                Any Thread 1.4 border router works: an Apple TV, a Nest hub, an otbr-agent. When tbrd runs, \
-                it makes the fetch (Manager1.FetchNetworkCredentials, admins only); otherwise this process \
-                does, and needs no bus for a literal [ADDR]:PORT.
+                Any Thread 1.4 border router works: an Apple TV, a Nest hub, an otbr-agent. A literal \
+                [ADDR]:PORT is fetched by this process, with no bus and no tbrd needed (mDNS, browsed \
+                meanwhile, only names the source); a name is resolved and fetched by tbrd when it runs \
+                (its view of mDNS, no browse to wait for; Manager1.FetchNetworkCredentials, admins only), \
+                else here; --structure always goes through tbrd.
 
                 --from is a border agent as 'tbrctl discover' names it (its mDNS instance name), \
                 [ADDR]:PORT, or a managed router's id. Without it, the one border agent on the LAN that \
@@ -102,23 +104,16 @@ extension Network {
                 }
                 return try report(fetched, file, context, stored: structure)
             }
-            // Through tbrd when it runs (its mDNS view, its log); in this process when it does not, or when
-            // there is no bus at all (a literal address needs none).
-            var viaTbrd: FetchedNetwork?
-            if let connection = try? await Connection(bus: context.bus) {
-                do {
-                    viaTbrd = try await TbrdBackend(connection: connection).fetchNetworkCredentials(
-                        key: key, from: from, structure: nil, timeout: timeout)
-                } catch is TbrdNotRunning {
-                    viaTbrd = nil
-                } catch {
-                    await connection.close()
-                    throw error
-                }
-                await connection.close()
-            }
             let fetched: FetchedNetwork
-            if let viaTbrd { fetched = viaTbrd } else { fetched = try await Self.fetchHere(key: key, from: from, timeout: timeout, context: context) }
+            if case .address(let address) = FetchTarget(parsing: from) {
+                // A literal address needs neither tbrd nor mDNS: fetched here at once.
+                fetched = try await Self.fetchAddress(address, key: key, timeout: timeout, context: context)
+            } else if let viaTbrd = try await Self.throughTbrd(key: key, from: from, timeout: timeout, context: context) {
+                // tbrd follows mDNS already: no browse to wait for.
+                fetched = viaTbrd
+            } else {
+                fetched = try await Self.fetchHere(key: key, from: from, timeout: timeout, context: context)
+            }
             return try report(fetched, file, context, stored: nil)
         }
 
@@ -145,6 +140,47 @@ extension Network {
                 }
             }
             return .success
+        }
+
+        /// Through tbrd (Manager1.FetchNetworkCredentials), or nil when tbrd or the bus is not there.
+        static func throughTbrd(key: EphemeralKey, from: String?, timeout: Duration, context: CommandContext) async throws
+            -> FetchedNetwork?
+        {
+            guard let connection = try? await Connection(bus: context.bus) else { return nil }
+            do {
+                let fetched = try await TbrdBackend(connection: connection).fetchNetworkCredentials(
+                    key: key, from: from, structure: nil, timeout: timeout)
+                await connection.close()
+                return fetched
+            } catch is TbrdNotRunning {
+                await connection.close()
+                return nil
+            } catch {
+                await connection.close()
+                throw error
+            }
+        }
+
+        /// The fetch from a literal `[ADDR]:PORT`, in this process. mDNS is browsed meanwhile, only to
+        /// describe the source (vendor, product, Border Agent ID): what it showed by the time the fetch
+        /// ended is used, so it never makes the fetch slower.
+        static func fetchAddress(_ address: UDPAddress, key: EphemeralKey, timeout: Duration, context: CommandContext) async throws
+            -> FetchedNetwork
+        {
+            try await withThrowingTaskGroup(of: BorderAgentTable?.self) { group in
+                group.addTask { try? await browse(for: .address(address), context) }
+                let fetched: FetchedDataset
+                do throws(CredentialFetchError) {
+                    fetched = try await CredentialFetch.activeDataset(from: address, key: key, timeout: timeout)
+                } catch {
+                    group.cancelAll()
+                    throw ControlError(exitCode: Self.exitCode(error), message: error.description)
+                }
+                group.cancelAll()
+                let table = (try await group.next() ?? nil) ?? BorderAgentTable()
+                let source = (try? FetchTarget.address(address).resolve(in: table.all).1) ?? FetchSource(address: address)
+                return FetchedNetwork(tlvs: fetched.tlvs, source: source)
+            }
         }
 
         /// The key as typed, checked.
@@ -195,7 +231,6 @@ extension Network {
                 if case .address = target { return BorderAgentTable() }
                 throw ControlError.unavailable("finding the border agent needs mDNS: \(error.message); or give --from [ADDR]:PORT")
             }
-            defer { Task { await mdns.close() } }
             let window: Duration = if case .address = target { .milliseconds(500) } else { .seconds(2) }
             let settled = Locked(BorderAgentTable())
             let browser = BorderAgentBrowser(client: mdns, clock: context.clock)
