@@ -228,14 +228,24 @@ import Testing
         try await withService(configure: { _, c in c.telemetryBuiltIn = false }) { env throws in
             let (_, mgmt) = try await env.management()
             let ends = Recorder(mgmt.epskcModeDeactivatedEvent.stream())
+            // The service times a session on the monotonic clock and shows its end as the activation's wall
+            // time plus that duration; the wall clock drifts from the monotonic one by parts per million.
+            // The hook below takes its time microseconds after `t0`, so after a long session on a busy
+            // machine a wall-clock comparison can be off by more than that gap (issue 33: deactivatedAt
+            // came before t0 once). Causality is checked on the monotonic clock instead.
+            let beforeActivation = ContinuousClock.now
             #expect(await mgmt.activateEpskcMode(.init(requestedDurationSeconds: 60)).status == .success)
+            let afterActivation = ContinuousClock.now
             #expect(try await env.control("EndEphemeralKeyEarly") == [.bool(true)])
-            let t0 = now()
+            let t0 = ContinuousClock.now
             await env.service.epskcServiceWithdrawn(router: "wpan0")
-            let t1 = now()
+            let t1 = ContinuousClock.now
             let end = try #require(try await ends.wait(for: 1).first)
             #expect(end.reason == .unspecified && end.detail == .endedEarly && end.detectedBy == .serviceDiscovery)
-            #expect(end.deactivatedAt >= t0 && end.deactivatedAt <= t1)
+            // Seconds since the epoch in a Double resolve about 0.24 µs today: a microsecond of slack.
+            let active = end.deactivatedAt.duration(since: end.activatedAt)
+            #expect(active >= (t0 - afterActivation) - .microseconds(1), "the end is not before the withdrawal")
+            #expect(active <= (t1 - beforeActivation) + .microseconds(1), "nor after it was noticed")
             await env.service.epskcServiceWithdrawn(router: "wpan0")  // nothing open: nothing happens
             #expect(env.journal.events.count == 2)
         }
