@@ -2,7 +2,7 @@
 #   bench_products release|installed PRODUCT...   builds the PRODUCTs, sets $bin to their directory
 # release:   `swift build -c release` into .build.
 # installed: as make install builds them: release, the Swift runtime linked in, linked as
-#            scripts/release-link-flags says, tbrctl position-dependent (docs/performance.md); in
+#            scripts/release-link-flags says (position-independent, as Debian builds); in
 #            bench/build/static, so that neither this nor make install rebuilds the other's .build.
 # BENCH_BUILD=debug takes the debug build instead, the one make test makes (bench/run.sh --quick: the
 # quick mode checks that a benchmark runs, not how fast, and CI has that build already).
@@ -23,9 +23,7 @@ bench_products() {
   echo "bench: swift build ${options[*]:--c debug} --product $* (BENCH_BUILD=${BENCH_BUILD:-release})" >&2
   mkdir -p bench/build
   for product in "$@"; do
-    local link=()
-    [ "$product:$kind:${BENCH_BUILD:-release}" = tbrctl:installed:release ] && link=(-Xlinker -no-pie)
-    swift build "${options[@]}" --product "$product" "${link[@]}" > bench/build/swift-build.log 2>&1 ||
+    swift build "${options[@]}" --product "$product" > bench/build/swift-build.log 2>&1 ||
       { cat bench/build/swift-build.log >&2; echo "bench: swift build of $product failed" >&2; return 1; }
   done
   bin=$(swift build "${options[@]}" --show-bin-path)

@@ -113,13 +113,18 @@ for binary in /usr/sbin/tbrd /usr/bin/tbrctl; do
 done
 echo "$depends" | grep -q 'libc6 (>= 2.36)' || fail "Depends does not ask for libc6 (>= 2.36), which DT_RELR needs"
 
-step "the statically linked mbedTLS (EC-JPAKE, scripts/mbedtls.sh) is declared in Built-Using"
+step "what is linked statically is declared in Built-Using: mbedTLS (EC-JPAKE, scripts/mbedtls.sh) and GCC's libstdc++"
+gcc_source=$(dpkg-query -W -f='${source:Package} (= ${source:Version})' libstdc++-12-dev)
 for deb in "$tbrd_deb" "$sim_deb"; do
   built_using=$(dpkg-deb -f "$deb" Built-Using)
-  echo "$built_using" | grep -qE '^mbedtls \(= [^)]+\)$' || fail "$(basename "$deb"): Built-Using is '$built_using', not the mbedtls source it links"
+  echo "$built_using" | grep -qE '(^|, )mbedtls \(= [^)]+\)(,|$)' || fail "$(basename "$deb"): Built-Using is '$built_using', without the mbedtls source it links"
+  echo "$built_using" | grep -qF "$gcc_source" || fail "$(basename "$deb"): Built-Using is '$built_using', without $gcc_source, whose libstdc++.a it links"
 done
 for binary in /usr/sbin/tbrd /usr/bin/tbrctl /usr/bin/otbr-sim; do
   ! ldd "$binary" | grep -q libmbed || fail "$binary loads a shared libmbed*: the EC-JPAKE build is meant to be linked in"
+  ! ldd "$binary" | grep -q 'libstdc++\.so' || fail "$binary loads libstdc++.so.6: scripts/static-libstdc++ was meant to link it in"
+  readelf -h "$binary" | grep -q 'Type:.*DYN' || fail "$binary is not position-independent (PIE): Debian builds PIE, and so does tbrd"
+  readelf -l "$binary" | grep -q GNU_RELRO || fail "$binary has no RELRO segment"
 done
 
 exposure=$(systemd-analyze security --offline=yes /lib/systemd/system/tbrd.service 2>/dev/null \
