@@ -50,6 +50,13 @@ public struct EphemeralKey: Hashable, Sendable, Codable, CustomStringConvertible
         digits = text
     }
 
+    /// Validates a key as a person types it, reading it off a router's screen or app: spaces and dashes
+    /// between the digits (`123 456 785`, `123-456-785`) are ignored.
+    /// - Throws: ``ValidationError``.
+    public init(typed text: String) throws(ValidationError) {
+        try self.init(validating: String(text.filter { $0 != " " && $0 != "-" }))
+    }
+
     /// A new key from OpenSSL's CSPRNG: 8 uniform digits (random bytes of 250 and above are
     /// rejected so that `byte % 10` is unbiased) and the check digit.
     /// - Throws: ``CryptoError`` when the CSPRNG fails.

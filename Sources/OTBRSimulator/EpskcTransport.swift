@@ -138,13 +138,10 @@ final class EpskcTransport: Sendable {
             var answer = CoAPMessage(
                 kind: request.kind == .confirmable ? .acknowledgement : .nonConfirmable, code: CoAPMessage.Code(4, 4),
                 messageID: request.kind == .confirmable ? request.messageID : .random(in: 0...UInt16.max), token: request.token)
-            if request.uriPath == "c/ag", request.code == .post {
-                if let tlvs = events.activeDataset() {
-                    answer.code = .changed
-                    answer.payload = tlvs
-                } else {
-                    answer.code = CoAPMessage.Code(4, 4)
-                }
+            // c/ag with an active dataset: 2.04 with it; anything else stays 4.04 Not Found.
+            if request.uriPath == "c/ag", request.code == .post, let tlvs = events.activeDataset() {
+                answer.code = .changed
+                answer.payload = tlvs
             }
             do { try session.send(answer.encoded()) } catch .cancelled { return nil } catch { return false }
         }

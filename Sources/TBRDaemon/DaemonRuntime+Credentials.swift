@@ -23,7 +23,7 @@ extension DaemonRuntime {
         async throws -> (tlvs: [UInt8], source: [String: String])
     {
         let key: EphemeralKey
-        do { key = try EphemeralKey(validating: String(keyText.filter { $0 != " " && $0 != "-" })) } catch {
+        do { key = try EphemeralKey(typed: keyText) } catch {
             throw DaemonError.invalid("the key: \(error); nothing was sent to the router")
         }
         guard (1...Self.fetchTimeoutLimit).contains(timeoutSeconds) else {

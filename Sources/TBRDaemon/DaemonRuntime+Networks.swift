@@ -27,11 +27,26 @@ extension DaemonRuntime {
 
     /// The directory of structure `id`, brought up to date with what its routers and mDNS show now.
     func networkRows(_ id: StructureID) async throws -> [NetworkRow] {
+        let directory = try await refreshedDirectory(id)
+        return try await rows(id, directory.records, routersOn: directory.routersOn)
+    }
+
+    /// The store's entries after recording what the routers and mDNS show now, and which routers are on
+    /// which network: one refresh (a dataset read per router) per call.
+    private func refreshedDirectory(_ id: StructureID) async throws
+        -> (records: [ThreadNetworkRecord], routersOn: [String: [String]])
+    {
         let record = try PersistentStructureStore.recordID(id)
         let routersOn = try await refreshNetworks(id, record)
+        return (try await storedNetworks(record), routersOn)
+    }
+
+    private func storedNetworks(_ record: StructureRecord.ID) async throws -> [ThreadNetworkRecord] {
+        do { return try await store.networks(inStructure: record) } catch { throw DaemonError.from(error) }
+    }
+
+    private func rows(_ id: StructureID, _ records: [ThreadNetworkRecord], routersOn: [String: [String]]) async throws -> [NetworkRow] {
         let preferred = try await structures.settings(of: id).defaultThreadNetworkId?.description
-        let records: [ThreadNetworkRecord]
-        do { records = try await store.networks(inStructure: record) } catch { throw DaemonError.from(error) }
         return NetworkDirectory.rows(
             records, routersOn: routersOn, preferred: preferred, now: clock.wallTime(),
             staleAfter: Double(configuration.networkStaleAfterDays) * 86_400)
@@ -110,7 +125,8 @@ extension DaemonRuntime {
     /// `RemoveNetwork`: refused while a router of the structure is on it; the credentials go with it.
     func removeNetwork(_ id: StructureID, _ text: String) async throws {
         let xpan = try Self.extendedPANID(text)
-        let rows = try await networkRows(id)
+        let directory = try await refreshedDirectory(id)
+        let rows = try await rows(id, directory.records, routersOn: directory.routersOn)
         guard let row = rows.first(where: { $0.extPanId == xpan }) else {
             throw DaemonError.missing("the structure knows no network \(xpan) ('tbrctl network list' shows its networks)")
         }
@@ -122,21 +138,15 @@ extension DaemonRuntime {
                     + "\(row.routers.count == 1 ? "is" : "are") on it")
         }
         do { try await store.forgetNetwork(xpan, in: try PersistentStructureStore.recordID(id)) } catch { throw DaemonError.from(error) }
-        if row.preferred {
-            _ = try await structures.updateSettings(of: id) { $0.defaultThreadNetworkId = nil }
-            emitStructureChanged(id, [.defaultThreadNetworkId: .string(""), .preferredNetwork: .string("")])
-        }
+        if row.preferred { try await update(id) { $0.defaultThreadNetworkId = nil } }
         logger.notice("network forgotten from a structure's directory", [("structure", id.rawValue), ("ext_pan_id", xpan)])
-        await signalNetworks(id)
+        await signalNetworks(id, routersOn: directory.routersOn)
     }
 
     /// `GetNetworkDataset`: the credentials tbrd holds for a network of the directory.
     func networkDataset(_ id: StructureID, _ text: String) async throws -> [UInt8] {
         let xpan = try Self.extendedPANID(text)
-        _ = try await networkRows(id)
-        let records: [ThreadNetworkRecord]
-        do { records = try await store.networks(inStructure: try PersistentStructureStore.recordID(id)) } catch { throw DaemonError.from(error) }
-        guard let found = records.first(where: { $0.extendedPANID == xpan }) else {
+        guard let found = try await refreshedDirectory(id).records.first(where: { $0.extendedPANID == xpan }) else {
             throw DaemonError.missing("the structure knows no network \(xpan) ('tbrctl network list' shows its networks)")
         }
         guard let tlvs = found.dataset else {
@@ -149,20 +159,20 @@ extension DaemonRuntime {
     /// `PreferredNetwork` written: a network of the directory (or empty for none).
     func setPreferredNetwork(_ id: StructureID, _ text: String) async throws {
         var xpan: ExtendedPANID?
+        var routersOn: [String: [String]]?
         if !text.isEmpty {
             let normalized = try Self.extendedPANID(text)
-            guard try await networkRows(id).contains(where: { $0.extPanId == normalized }) else {
+            let directory = try await refreshedDirectory(id)
+            guard directory.records.contains(where: { $0.extendedPANID == normalized }) else {
                 throw DaemonError.missing(
                     "the structure knows no network \(normalized): add it ('tbrctl network add') or fetch it ('tbrctl network fetch --structure') first")
             }
             xpan = ExtendedPANID(normalized)
+            routersOn = directory.routersOn
         }
         let chosen = xpan
-        _ = try await structures.updateSettings(of: id) { $0.defaultThreadNetworkId = chosen }
-        await service.policySettled()
-        let value = DBusValue.string(chosen?.description ?? "")
-        emitStructureChanged(id, [.defaultThreadNetworkId: value, .preferredNetwork: value])
-        await signalNetworks(id)
+        try await update(id) { $0.defaultThreadNetworkId = chosen }
+        await signalNetworks(id, routersOn: routersOn)
     }
 
     static func extendedPANID(_ text: String) throws -> String {
@@ -172,9 +182,16 @@ extension DaemonRuntime {
         return xpan.description
     }
 
-    /// Signals `Networks` anew.
-    func signalNetworks(_ id: StructureID) async {
-        guard let rows = try? await networkRows(id) else { return }
+    /// Signals `Networks` anew: from the store with `routersOn` when the caller has just refreshed the
+    /// directory, else after a refresh.
+    func signalNetworks(_ id: StructureID, routersOn: [String: [String]]? = nil) async {
+        let rows: [NetworkRow]?
+        if let routersOn, let record = try? PersistentStructureStore.recordID(id), let records = try? await storedNetworks(record) {
+            rows = try? await self.rows(id, records, routersOn: routersOn)
+        } else {
+            rows = try? await networkRows(id)
+        }
+        guard let rows else { return }
         emitStructureChanged(id, [.networks: rows.dbusValue])
     }
 }

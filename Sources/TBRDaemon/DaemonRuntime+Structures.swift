@@ -91,16 +91,18 @@ extension DaemonRuntime {
         try await info(id).deviceIDs.map { Self.routerPath($0) }.dbusValue
     }
 
-    private func update(
+    func update(
         _ id: StructureID, reapplying: Bool = false, _ change: @escaping @Sendable (inout ThreadNetworkSettingsTrait.Attributes) -> Void
     ) async throws {
         let updated = try await structures.updateSettings(of: id, change)
         // The policy status read after this call is about the option just written; setting the option
         // (even to the one it had) applies it again on every router of the structure.
         if reapplying { await service.policyReapplied(id) } else { await service.policySettled() }
+        // PreferredNetwork is DefaultThreadNetworkId under the network directory's name: one setting.
+        let preferred = DBusValue.string(updated.defaultThreadNetworkId?.description ?? "")
         emitStructureChanged(id, [
             .internetAccessOption: .string(Self.busName(updated.internetAccessOption)),
-            .defaultThreadNetworkId: .string(updated.defaultThreadNetworkId?.description ?? ""),
+            .defaultThreadNetworkId: preferred, .preferredNetwork: preferred,
         ])
     }
 
@@ -168,7 +170,6 @@ extension DaemonRuntime {
                 xpan = parsed
             }
             try await update(id) { $0.defaultThreadNetworkId = xpan }
-            emitStructureChanged(id, [.preferredNetwork: .string(xpan?.description ?? "")])
         case .preferredNetwork:
             try await setPreferredNetwork(id, text)
         case .name, .borderRouters, .policyStatus, .matterNodes, .rooms, .networks:

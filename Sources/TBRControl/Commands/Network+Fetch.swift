@@ -185,8 +185,7 @@ extension Network {
 
         /// The key as typed, checked.
         static func key(_ text: String) throws(ControlError) -> EphemeralKey {
-            let digits = String(text.filter { $0 != " " && $0 != "-" })
-            do { return try EphemeralKey(validating: digits) } catch {
+            do { return try EphemeralKey(typed: text) } catch {
                 throw ControlError.dataError("--key: \(error); nothing was sent to the router")
             }
         }
