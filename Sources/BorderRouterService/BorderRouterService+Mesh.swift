@@ -38,4 +38,22 @@ extension BorderRouterService {
     public func transport(of id: DeviceID) -> (transport: RouterTransport, address: String)? {
         routers[id].map { ($0.channel.transport, $0.channel.address) }
     }
+
+    /// Router `id`'s energy scan: the strongest energy per channel of its preferred mask.
+    /// - Throws: ``DeviceModel/HomeError``: `notFound`, `notSupported` where the agent has no scan (REST),
+    ///   `unavailable` when it does not answer.
+    public func energyScan(of id: DeviceID, duration: Duration) async throws(HomeError) -> [EnergyScanResult] {
+        guard let router = routers[id] else { throw HomeError(.notFound, "there is no border router with the id \(id)") }
+        do { return try await router.channel.energyScan(duration: duration) } catch { throw error.homeError("EnergyScan", on: id) }
+    }
+
+    /// The channels router `id`'s radio supports, as a page-0 mask; nil where the transport cannot say.
+    /// - Throws: ``DeviceModel/HomeError`` `notFound`, or the agent's failure.
+    public func supportedChannelMask(of id: DeviceID) async throws(HomeError) -> UInt32? {
+        guard let router = routers[id] else { throw HomeError(.notFound, "there is no border router with the id \(id)") }
+        do { return try await router.channel.supportedChannelMask() } catch {
+            if error.isMissing { return nil }
+            throw error.homeError("reading the supported channels", on: id)
+        }
+    }
 }

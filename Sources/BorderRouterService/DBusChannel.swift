@@ -159,6 +159,14 @@ struct DBusChannel: RouterChannel {
         MeshTopology(tables: try await call { () throws(AgentError) in try await agent.readMeshTables() })
     }
 
+    func energyScan(duration: Duration) async throws(RouterCallError) -> [EnergyScanResult] {
+        try await call { () throws(AgentError) in try await agent.energyScan(duration: duration) }
+    }
+
+    func supportedChannelMask() async throws(RouterCallError) -> UInt32 {
+        try await call { () throws(AgentError) in try await agent.read(.linkSupportedChannelMask) }
+    }
+
     func healthReadings() async -> RouterHealth {
         async let rcp = reading(.otRcpVersion)
         async let multiAil = reading(.multiAilDetected)

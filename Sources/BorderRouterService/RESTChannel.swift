@@ -231,6 +231,14 @@ actor RESTChannel: RouterChannel {
         return MeshTopology(tables: tables)
     }
 
+    func energyScan(duration: Duration) async throws(RouterCallError) -> [EnergyScanResult] {
+        throw missing("an energy scan", "otbr-agent's REST API has no energy scan")
+    }
+
+    func supportedChannelMask() async throws(RouterCallError) -> UInt32 {
+        throw missing("reading the supported channels", "otbr-agent's REST API does not say which channels the radio supports")
+    }
+
     nonisolated func healthReadings() async -> RouterHealth {
         .none("otbr-agent's REST API does not report it")
     }

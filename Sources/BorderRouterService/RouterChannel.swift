@@ -36,6 +36,12 @@ protocol RouterChannel: Sendable {
     func softwareVersion() async throws(RouterCallError) -> String
     /// The mesh as the agent sees it now, every table read fresh.
     func meshTopology() async throws(RouterCallError) -> MeshTopology
+    /// The strongest energy heard on each channel of the agent's preferred mask over `duration` per
+    /// channel (D-Bus `EnergyScan`); ``RouterCallError/isMissing`` where the agent has none (REST, NCP).
+    func energyScan(duration: Duration) async throws(RouterCallError) -> [EnergyScanResult]
+    /// The channels the radio supports (`LinkSupportedChannelMask`, page 0 bits); ``RouterCallError/isMissing``
+    /// where the transport cannot say (REST).
+    func supportedChannelMask() async throws(RouterCallError) -> UInt32
     /// What a diagnosis reads besides the mesh (each value on its own: one failing getter spoils no other).
     func healthReadings() async -> RouterHealth
 

@@ -75,3 +75,49 @@ enum DatasetRules {
         return dataset.encoded()
     }
 }
+
+/// The leader's and the delay timer's timestamp rules (OpenThread `DatasetManager::HandleSet` in
+/// dataset_manager_ftd.cpp and `PendingDatasetManager::HandleDelayTimer`; docs/architecture.md,
+/// "Moving a structure onto one network").
+extension DatasetRules {
+    /// MGMT_ACTIVE_SET at the leader: taken only with an Active Timestamp newer than the active dataset's.
+    static func leaderTakesActive(_ new: [UInt8], current: [UInt8]?) -> Bool {
+        guard let x = decode(new), let stamp = x.activeTimestamp else { return false }
+        guard let current, let y = decode(current), let now = y.activeTimestamp else { return true }
+        return stamp > now
+    }
+
+    /// MGMT_PENDING_SET at the leader: it needs an Active Timestamp and a Pending Timestamp newer than the
+    /// pending dataset's (if there is one); unless the network key changes, the Active Timestamp must also
+    /// be newer than the active dataset's.
+    static func leaderTakesPending(_ new: [UInt8], active: [UInt8]?, pending: [UInt8]?) -> Bool {
+        guard let x = decode(new), let stamp = x.activeTimestamp, let pendingStamp = x.pendingTimestamp else { return false }
+        if let pending, let p = decode(pending), let held = p.pendingTimestamp, pendingStamp <= held { return false }
+        guard let active, let a = decode(active) else { return true }
+        let keyChanges = x.networkKey != nil && x.networkKey != a.networkKey
+        if !keyChanges, let now = a.activeTimestamp, stamp <= now { return false }
+        return true
+    }
+
+    /// When the Delay Timer expires, the pending dataset replaces the active one only if its Active
+    /// Timestamp is newer or its network key differs; either way the pending dataset is cleared.
+    static func replacesActiveAtExpiry(_ pending: [UInt8], active: [UInt8]?) -> Bool {
+        guard let p = decode(pending), let stamp = p.activeTimestamp else { return false }
+        guard let active, let a = decode(active) else { return true }
+        if let now = a.activeTimestamp, stamp > now { return true }
+        if a.activeTimestamp == nil { return true }
+        guard let key = p.networkKey else { return false }
+        return key != a.networkKey
+    }
+
+    /// Two partitions hear each other only with the same network key, extended PAN ID, PAN ID and
+    /// channel (the same credentials); then the one with the older Active Timestamp takes the newer
+    /// dataset (MLE: a node that hears a newer Active Timestamp fetches that dataset).
+    static func adoptsOnMeeting(_ other: [UInt8], own: [UInt8]?) -> Bool {
+        guard let own, let x = decode(other), let y = decode(own), let theirs = x.activeTimestamp else { return false }
+        guard x.networkKey == y.networkKey, x.extendedPANID == y.extendedPANID, x.panID == y.panID, x.channel == y.channel
+        else { return false }
+        guard let ours = y.activeTimestamp else { return true }
+        return theirs > ours
+    }
+}

@@ -71,6 +71,17 @@ extension SimulatedAgent {
                 control("ApplyPendingDataset", [], [Argument("applied", .boolean)]) { a, _ in
                     [.bool(await a.applyPendingDataset())]
                 },
+                control("MeetPartition", [Argument("dataset", .array(.byte))], [Argument("adopted", .boolean)]) { a, c in
+                    [.bool(await a.meetPartition(try c.argument(0)))]
+                },
+                control("SetChannelEnergy", [Argument("channel", .byte), Argument("max_rssi", .int16)]) { a, c in
+                    try await a.setChannelEnergy(try c.argument(0), try c.argument(1))
+                    return []
+                },
+                control("SetSupportedChannelMask", [Argument("mask", .uint32)]) { a, c in
+                    try await a.setSupportedChannelMask(try c.argument(0))
+                    return []
+                },
                 control(
                     "AddNode",
                     [
@@ -102,6 +113,20 @@ extension SimulatedAgent {
     /// `Crash`: answer the call, then drop off the bus at once and come back after `restartAfter`.
     private func scheduleCrash(restartAfter: Duration) {
         schedule(.exit, after: .milliseconds(5)) { agent in await agent.crash(restartAfter: restartAfter) }
+    }
+
+    private func setChannelEnergy(_ channel: UInt8, _ rssi: Int16) throws {
+        guard (11...26).contains(channel), (-128...127).contains(rssi) else {
+            throw DBusError(.invalidArgs, "channel must be 11-26 and max_rssi -128...127")
+        }
+        radioChannels.energy[channel] = Int8(rssi)
+    }
+
+    private func setSupportedChannelMask(_ mask: UInt32) throws {
+        guard mask & ~RadioChannels.page0 == 0, mask != 0 else {
+            throw DBusError(.invalidArgs, "the mask must name channels 11-26 only")
+        }
+        radioChannels.supportedMask = mask
     }
 
     private func setVendorInfo(_ vendor: String, _ product: String) {

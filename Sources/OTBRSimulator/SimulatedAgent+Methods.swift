@@ -19,7 +19,7 @@ extension SimulatedAgent {
         guard key.isEmpty || key.count == 16, pskc.isEmpty || pskc.count == 16, mask != 0,
             let networkName = NetworkName(name)
         else { throw Self.invalidArgs() }
-        let channels = (11...26).filter { mask & Self.channelMask & (1 << $0) != 0 }
+        let channels = (11...26).filter { mask & radioChannels.supportedMask & (1 << $0) != 0 }
         guard let channel = channels.randomElement() else { throw Self.invalidArgs() }
         var dataset: OperationalDataset
         do {
@@ -89,11 +89,19 @@ extension SimulatedAgent {
             await startThreadStack()
             return try await wait(waiter)
         }
-        // The leader takes the management set whatever the Active Timestamp (observed: the same
-        // timestamp as the running network's is accepted).
+        // Attached: MGMT_ACTIVE_SET or MGMT_PENDING_SET to the leader (this node), which judges the
+        // timestamps (DatasetRules.leaderTakesActive/leaderTakesPending); OTBR passes `Rejected` on.
+        // Observed: a dataset with another network key and the running network's Active Timestamp is
+        // taken, as the rule allows.
         if delay == 0 {
+            guard DatasetRules.leaderTakesActive(data, current: persistent.activeDataset) else {
+                throw OpenThreadError.rejected.dbusError
+            }
             await storeActiveDataset(data)
         } else {
+            guard DatasetRules.leaderTakesPending(data, active: persistent.activeDataset, pending: persistent.pendingDataset) else {
+                throw OpenThreadError.rejected.dbusError
+            }
             setPendingDataset(data)
         }
         return [.int64(delay)]
@@ -143,7 +151,8 @@ extension SimulatedAgent {
         guard let a = MethodArguments.prefix(call, [.uint32]), case .uint32(let ms) = a[0], ms < 65535 else {
             throw Self.invalidArgs()
         }
-        let results = (11...26).map { EnergyScanResult(channel: UInt8($0), maxRSSI: -95 + Int8($0 % 7)).dbusValue }
+        // The preferred channel mask is the supported one here; each channel reads what was set for it.
+        let results = radioChannels.scan().map { EnergyScanResult(channel: $0.channel, maxRSSI: $0.maxRSSI).dbusValue }
         return [.array(element: EnergyScanResult.dbusType, results)]
     }
 

@@ -122,14 +122,28 @@ extension SimulatedAgent {
         return DatasetRules.counting(tlvs, remainingMs: UInt32((Double(given) * left).rounded(.up)))
     }
 
-    /// The pending dataset's delay expired (or the control interface said so): it becomes active.
+    /// The pending dataset's delay expired (or the control interface said so): it replaces the active
+    /// dataset if its Active Timestamp is newer or its network key differs
+    /// (``DatasetRules/replacesActiveAtExpiry(_:active:)``), and is cleared either way. The simulated
+    /// nodes of the mesh had it too, so they move with the border router.
     /// - Returns: whether there was a pending dataset.
     func applyPendingDataset() async -> Bool {
         guard let pending = persistent.pendingDataset else { return false }
         cancelTimer(.pendingDataset)
         persistent.pendingDataset = nil
         runtime.pendingSince = nil
-        await storeActiveDataset(DatasetRules.activated(fromPending: pending))
+        if DatasetRules.replacesActiveAtExpiry(pending, active: persistent.activeDataset) {
+            await storeActiveDataset(DatasetRules.activated(fromPending: pending))
+        }
+        return true
+    }
+
+    /// `MeetPartition`: a partition with dataset `other` comes into range. With the same credentials the
+    /// older Active Timestamp takes the newer dataset (``DatasetRules/adoptsOnMeeting(_:own:)``).
+    /// - Returns: whether this node took `other`.
+    func meetPartition(_ other: [UInt8]) async -> Bool {
+        guard runtime.role.isAttached, DatasetRules.adoptsOnMeeting(other, own: persistent.activeDataset) else { return false }
+        await storeActiveDataset(DatasetRules.activated(fromPending: other))
         return true
     }
 

@@ -13,7 +13,6 @@ extension SimulatedAgent {
     static let defaultNetworkKey: [UInt8] = [
         0x00, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, 0x88, 0x99, 0xAA, 0xBB, 0xCC, 0xDD, 0xEE, 0xFF,
     ]
-    static let channelMask: UInt32 = 0x07FF_F800
 
     private var dataset: OperationalDataset? { persistent.activeDataset.flatMap(DatasetRules.decode) }
 
@@ -38,7 +37,7 @@ extension SimulatedAgent {
         case "LinkCounters", "Ip6Counters", "RadioSpinelMetrics", "BorderRoutingCounters", "Nat64ProtocolCounters",
             "Nat64ErrorCounters", "MdnsTelemetryInfo":
             return zero(name)
-        case "LinkSupportedChannelMask", "LinkPreferredChannelMask": return .uint32(Self.channelMask)
+        case "LinkSupportedChannelMask", "LinkPreferredChannelMask": return .uint32(radioChannels.supportedMask)
         case "Rloc16": return .uint16(ownRloc16)
         case "ExtendedAddress": return .uint64(persistent.extendedAddress)
         case "BorderAgentId": return .bytes(runtime.borderAgentID)

@@ -42,6 +42,9 @@ public actor SimulatedAgent {
     var mesh = SimulatedMesh()
     /// What the radio reports (`SetRadioHealth`; kept across restarts).
     var radioHealth = RadioHealth()
+    /// The channels the radio supports (`SetSupportedChannelMask`) and the energy an energy scan hears
+    /// on each (`SetChannelEnergy`): the outside world, kept across restarts.
+    var radioChannels = RadioChannels()
 
     /// The running process's connection; nil while the agent is off the bus.
     var connection: Connection?

@@ -62,6 +62,11 @@ extension AgentProperty where Value == ExtendedPANID {
     }
 }
 
+extension AgentProperty where Value == UInt32 {
+    /// `LinkSupportedChannelMask` (u): bit n set when the radio supports channel n (page 0).
+    public static var linkSupportedChannelMask: Self { Self("LinkSupportedChannelMask") }
+}
+
 extension AgentProperty where Value == UInt16 {
     /// `Channel` (q). 11 on a factory-new agent.
     public static var channel: Self { Self("Channel") }

@@ -21,6 +21,11 @@ extension TBRDBusAPI {
         public static let thisRouterOnlyOption = "thisRouterOnly"
         /// `LeaveNetwork() → ()`.
         public static let leaveNetwork = MethodContract("LeaveNetwork")
+        /// `EnergyScan(u duration_ms) → a(yn)`: the strongest energy (dBm) heard on each channel of the
+        /// agent's preferred mask; `NotSupported` where the agent has no scan (REST). Admins only.
+        public static let energyScan = MethodContract(
+            "EnergyScan", inputs: [Argument("duration_ms", .uint32)],
+            outputs: [Argument("energies", .array(.structure([.byte, .int16])))])
         /// `GetActiveDataset() → ay`.
         public static let getActiveDataset = MethodContract("GetActiveDataset", outputs: [Argument("tlvs", .array(.byte))])
         /// `GetPendingDataset() → ay`.

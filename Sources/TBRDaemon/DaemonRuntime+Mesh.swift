@@ -11,6 +11,22 @@ extension DaemonRuntime {
     }
 }
 
+extension DaemonRuntime {
+    /// `EnergyScan(u duration_ms)`: the agent's scan, each reading as `(y channel, n max_rssi)`.
+    func energyScan(_ id: DeviceID, milliseconds: UInt32) async throws -> DBusValue {
+        guard (1...Self.energyScanLimitMs).contains(milliseconds) else {
+            throw DaemonError.invalid("the scan duration is 1 to \(Self.energyScanLimitMs) ms per channel (otbr-agent takes less than 65535)")
+        }
+        _ = try await requireOnline(id)
+        let results = try await service.energyScan(of: id, duration: .milliseconds(Int64(milliseconds)))
+        return .array(
+            element: .structure([.byte, .int16]), results.map { .structure([.byte($0.channel), .int16(Int16($0.maxRSSI))]) })
+    }
+
+    /// The longest scan per channel otbr-agent takes.
+    static let energyScanLimitMs: UInt32 = 65_534
+}
+
 extension MeshTopologyReply {
     /// The contract's form of `topology` (-1 and empty strings for what is unknown).
     init(_ topology: MeshTopology) {

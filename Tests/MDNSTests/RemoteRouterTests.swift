@@ -68,6 +68,10 @@ extension LANTests {
 
                 try await epskcEndReasons(rig, id)
                 try await policyIsUnsupported(rig, id)
+                // No energy scan over REST: said, never a made-up reading.
+                let (scan, scanned) = try await rig.json(["--json", "network", "scan", "-d", id])
+                #expect(scan.status == 1 && scanned["status"] as? String == "unsupported", "\(scan.stdout) \(scan.stderr)")
+                #expect((scanned["channels"] as? [Any])?.isEmpty == true && (scanned["detail"] as? String)?.contains("REST") == true)
                 try await leaveAndJoin(rig, id)
 
                 // A restart of tbrd: the router is remembered and comes back online.

@@ -6,5 +6,5 @@ struct Network: CommandGroup {
     static let configuration = CommandConfiguration(
         name: "network",
         abstract: "Thread networks: join and leave, fetch credentials with an ePSKc, and each structure's network directory.",
-        subcommands: [Join.self, Leave.self, Fetch.self, List.self, Preferred.self, Add.self, Forget.self, Export.self])
+        subcommands: [Join.self, Leave.self, Fetch.self, List.self, Preferred.self, Add.self, Forget.self, Export.self, Scan.self])
 }

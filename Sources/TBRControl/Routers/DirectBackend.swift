@@ -128,6 +128,18 @@ struct DirectBackend: RouterBackend {
         }
     }
 
+    func energyScan(on router: RouterRef, duration: Duration) async throws -> [EnergyReading] {
+        do {
+            return try await service.energyScan(of: try deviceID(router), duration: duration).map {
+                EnergyReading(channel: Int($0.channel), maxRssi: Int($0.maxRSSI))
+            }
+        } catch let error as HomeError where error.code == .notSupported {
+            throw EnergyScanUnsupported(router: router.id, reason: error.message)
+        } catch {
+            throw ErrorMapping.controlError(error, doing: "EnergyScan on \(router.id)")
+        }
+    }
+
     func dataset(of router: RouterRef, pending: Bool) async throws -> [UInt8]? {
         let agent = try agent(router)
         do {

@@ -38,6 +38,10 @@ protocol RouterBackend: Sendable {
     /// The mesh around `router`: its partition, network data and every node it knows, read fresh.
     func meshTopology(of router: RouterRef) async throws -> MeshTopology
 
+    /// `router`'s energy scan: the strongest energy per channel, `duration` on each.
+    /// - Throws: ``ControlError``; ``EnergyScanUnsupported`` where the agent has no scan (REST).
+    func energyScan(on router: RouterRef, duration: Duration) async throws -> [EnergyReading]
+
     /// The active (or pending) dataset of `router` as TLVs; nil when it has none.
     func dataset(of router: RouterRef, pending: Bool) async throws -> [UInt8]?
 

@@ -225,6 +225,28 @@ struct TbrdBackend: RouterBackend {
             router, API.leaveNetwork.name, doing: "LeaveNetwork on \(router.id)", timeout: Self.networkTimeout)
     }
 
+    func energyScan(on router: RouterRef, duration: Duration) async throws -> [EnergyReading] {
+        let member = API.energyScan.name
+        let ms = UInt32(clamping: duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000)
+        let reply: [DBusValue]
+        do {
+            reply = try await onRouter(router) { try await send($0, member, [.uint32(ms)], timeout: Self.networkTimeout) }
+        } catch let error as DBusError where error.name == TBRDBusAPI.Error.notSupported {
+            throw EnergyScanUnsupported(router: router.id, reason: error.message)
+        } catch {
+            throw Self.mapped(error, doing: "\(member) on \(router.id)")
+        }
+        guard case .array(_, let items)? = reply.first else {
+            throw ControlError.failure("\(member) on \(router.id) failed: tbrd's reply is not an array of readings")
+        }
+        return try items.map { item in
+            guard case .structure(let f) = item, f.count == 2, case .byte(let channel) = f[0], case .int16(let rssi) = f[1] else {
+                throw ControlError.failure("\(member) on \(router.id) failed: tbrd's reply does not decode")
+            }
+            return EnergyReading(channel: Int(channel), maxRssi: Int(rssi))
+        }
+    }
+
     func dataset(of router: RouterRef, pending: Bool) async throws -> [UInt8]? {
         let member = (pending ? API.getPendingDataset : API.getActiveDataset).name
         let reply: [DBusValue]
