@@ -105,7 +105,7 @@ struct DBusChannel: RouterChannel {
 
     func keyIsActive() async -> Bool? { nil }
 
-    func attachAllNodes(to tlvs: [UInt8]) async throws(RouterCallError) -> Duration {
+    func attachAllNodes(to tlvs: [UInt8], delay: Duration) async throws(RouterCallError) -> Duration {
         try await call { () throws(AgentError) in try await agent.attachAllNodes(to: tlvs) }
     }
 

@@ -32,7 +32,8 @@ extension ManagedRouter {
             case .alreadyJoined:
                 return JoinResponse(status: .success, outcome: .alreadyJoined)
             case .migrateWholeNetwork:
-                let delay = try await channel.attachAllNodes(to: request.operationalDatasetTlvs)
+                let delay = try await channel.attachAllNodes(
+                    to: request.operationalDatasetTlvs, delay: .milliseconds(Int64(RESTTiming.migrationDelayMs)))
                 await refresh()
                 return JoinResponse(status: .success, outcome: delay == .zero ? .migrated : .migrationScheduled, migrationDelay: delay)
             case .join:

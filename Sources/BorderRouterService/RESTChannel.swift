@@ -130,10 +130,10 @@ actor RESTChannel: RouterChannel {
         }
     }
 
-    /// The requested dataset with a Pending Timestamp of now and the Delay Timer otbr-agent's
-    /// `AttachAllNodesTo` gives (300 s), written as the pending dataset: the leader moves the whole mesh
-    /// when the delay runs out.
-    func attachAllNodes(to tlvs: [UInt8]) async throws(RouterCallError) -> Duration {
+    /// The requested dataset with a Pending Timestamp of now and a Delay Timer of `delay` (joinNetwork
+    /// gives the 300 s otbr-agent's `AttachAllNodesTo` gives), written as the pending dataset: the leader
+    /// moves the whole mesh when the delay runs out.
+    func attachAllNodes(to tlvs: [UInt8], delay: Duration) async throws(RouterCallError) -> Duration {
         var dataset: OperationalDataset
         do { dataset = try OperationalDataset(bytes: tlvs) } catch {
             throw RouterCallError(code: .invalidArgument, reason: "the dataset does not decode: \(error)", description: "\(error)")
@@ -141,10 +141,11 @@ actor RESTChannel: RouterChannel {
         let now = clock.wallTime()
         let seconds = UInt64(max(0, now))
         dataset.pendingTimestamp = Timestamp(unixSeconds: seconds, nanoseconds: UInt32((now - Double(seconds)) * 1e9))
-        dataset.delayTimer = DelayTimer(milliseconds: RESTTiming.migrationDelayMs)
+        let ms = UInt32(clamping: delay.components.seconds * 1000 + delay.components.attoseconds / 1_000_000_000_000_000)
+        dataset.delayTimer = DelayTimer(milliseconds: ms)
         let pending = dataset.encoded()
         _ = try await call("PUT /node/dataset/pending") { () throws(RESTAgentError) in try await rest.setDataset(pending, pending: true) }
-        return .milliseconds(Int64(RESTTiming.migrationDelayMs))
+        return .milliseconds(Int64(ms))
     }
 
     /// Thread off (an active dataset can only be written while it is), the active dataset, Thread on; then

@@ -60,8 +60,9 @@ protocol RouterChannel: Sendable {
     /// against it.
     func keyIsActive() async -> Bool?
 
-    /// Moves the whole mesh to `tlvs` (a migration through the pending dataset); returns its delay.
-    func attachAllNodes(to tlvs: [UInt8]) async throws(RouterCallError) -> Duration
+    /// Moves the whole mesh to `tlvs` (a migration through the pending dataset); returns its delay. Over
+    /// REST the pending dataset carries `delay`; over D-Bus `AttachAllNodesTo` chooses its own (300 s).
+    func attachAllNodes(to tlvs: [UInt8], delay: Duration) async throws(RouterCallError) -> Duration
     /// Makes this router join the network of `tlvs`; returns when it is attached.
     func join(_ tlvs: [UInt8]) async throws(RouterCallError)
     /// Makes the agent forget its network; returns when it is back (D-Bus: the restarted agent is on the

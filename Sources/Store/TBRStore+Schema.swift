@@ -50,6 +50,11 @@ extension TBRStore {
     /// TLVs, network key and PSKc included, when tbrd holds the credentials (the database is 0600); it goes
     /// with its row. The preferred network stays `structures.default_thread_network_id`, so a default set
     /// before is the preferred network after the upgrade.
+    ///
+    /// Version 8: `network_migrations(structure_id PRIMARY KEY → structures ON DELETE CASCADE, body, running,
+    /// updated_at)`: each structure's last migration or channel change (the plan and each router's outcome,
+    /// as the daemon writes it: JSON it alone reads). `running` 1 is the structure's migration lock: one
+    /// migration or channel change at a time, kept across restarts of tbrd.
     public static let migrations: [Migration] = [
         Migration(version: 1, "structures, routers, memberships, applied policies and the ePSKc journal", sql: """
             CREATE TABLE structures (
@@ -183,6 +188,14 @@ extension TBRStore {
                 last_seen_at     REAL NOT NULL,
                 mdns_seen_at     REAL,
                 PRIMARY KEY (structure_id, ext_pan_id)
+            ) STRICT;
+            """),
+        Migration(version: 8, "the migration lock and last migration of each structure", sql: """
+            CREATE TABLE network_migrations (
+                structure_id INTEGER PRIMARY KEY REFERENCES structures(id) ON DELETE CASCADE,
+                body         TEXT NOT NULL,
+                running      INTEGER NOT NULL CHECK (running IN (0, 1)),
+                updated_at   REAL NOT NULL
             ) STRICT;
             """),
     ]

@@ -17,11 +17,13 @@ extension TBRDBusAPI {
             case rooms = "Rooms"
             case networks = "Networks"
             case preferredNetwork = "PreferredNetwork"
+            case migration = "Migration"
 
             public var type: SignatureType {
                 switch self {
                 case .name, .internetAccessOption, .defaultThreadNetworkId, .preferredNetwork: .string
                 case .networks: [NetworkRow].dbusType
+                case .migration: MigrationRow.dbusType
                 case .borderRouters: .array(.objectPath)
                 case .rooms: .array(.string)
                 case .policyStatus: [PolicyStatusRow].dbusType
@@ -35,7 +37,7 @@ extension TBRDBusAPI {
                 switch self {
                 case .name: .const
                 case .internetAccessOption, .defaultThreadNetworkId, .borderRouters, .policyStatus, .matterNodes, .rooms, .networks,
-                    .preferredNetwork:
+                    .preferredNetwork, .migration:
                     .true
                 }
             }

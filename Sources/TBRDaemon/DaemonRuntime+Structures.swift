@@ -146,6 +146,7 @@ extension DaemonRuntime {
         case .rooms: try await roomNames(id).dbusValue
         case .networks: try await networkRows(id).dbusValue
         case .preferredNetwork: .string(try await structures.settings(of: id).defaultThreadNetworkId?.description ?? "")
+        case .migration: try await migrationRow(id).dbusValue
         }
     }
 
@@ -172,7 +173,7 @@ extension DaemonRuntime {
             try await update(id) { $0.defaultThreadNetworkId = xpan }
         case .preferredNetwork:
             try await setPreferredNetwork(id, text)
-        case .name, .borderRouters, .policyStatus, .matterNodes, .rooms, .networks:
+        case .name, .borderRouters, .policyStatus, .matterNodes, .rooms, .networks, .migration:
             throw DBusError(.propertyReadOnly, "\(p.rawValue) is read-only")
         }
     }
@@ -180,7 +181,7 @@ extension DaemonRuntime {
     nonisolated func structureInterface(_ id: StructureID) -> Interface {
         Interface(
             TBRDBusAPI.Structure.interface,
-            methods: matterMethods(id) + networkMethods(id),
+            methods: matterMethods(id) + networkMethods(id) + migrationMethods(id),
             properties: StructureProperty.allCases.map { p in
                 let get: @Sendable () async throws -> DBusValue = { [self] in try await self.value(of: p, structure: id) }
                 guard p.isWritable else { return property(p, get: get) }

@@ -40,6 +40,12 @@ actor DaemonRuntime {
     /// The commissioning sessions each caller (by unique name) opened and has not completed or cancelled.
     var commissioningOwners: [String: Set<SessionKey>] = [:]
 
+    /// The structures' migrations whose delay runs (DaemonRuntime+Migration.swift), mirrored in the store.
+    var runningMigrations: [StructureID: MigrationRow] = [:]
+    /// Migrations to watch: one entry per start or pick-up, so at most one per structure is waiting
+    /// (each holds its structure's lock); 256 bounds it.
+    let migrationStarts = AsyncStream.makeStream(of: StructureID.self, bufferingPolicy: .bufferingNewest(256))
+
     var exportedRouters: Set<DeviceID> = []
     var exportedStructures: Set<StructureID> = []
     /// Whether `io.tbrd` has been taken (later routers are announced with `BorderRouterAdded`).
@@ -146,6 +152,7 @@ actor DaemonRuntime {
                 group.addTask { await self.followSummaries() }
                 group.addTask { await self.followBorderAgents() }
                 group.addTask { await self.followPolicyStatus() }
+                group.addTask { await self.followMigrations() }
                 group.addTask { await self.forwardCommissioningProgress() }
                 group.addTask { await self.followCommissioningOwners() }
                 // Ends on a graceful shutdown, or when the task is cancelled (the group's hard deadline).
