@@ -359,6 +359,32 @@ show tbrctl network preferred Home dead00beef00cafe
 show tbrctl network forget Home dead00beef00cafe || true
 show tbrctl network preferred Home "$(printf '%s' "$dataset" | command tbrctl --json dataset decode - | sed -n 's/.*"extPanId" : "\([0-9a-f]*\)".*/\1/p')"
 
+step "One network for the home: the Hallway router, on the TV's network, moves back with its whole mesh"
+echo "Someone set up the Hallway router on the TV's network. tbrd holds both networks' credentials now,"
+echo "so it can move Hallway and every device on its mesh onto Home's preferred network: no re-commissioning."
+tbrctl network join -d wpan1 --dataset "$tv_dataset" --this-router-only > /dev/null
+show tbrctl structure migrate Home --dry-run
+show tbrctl structure migrate Home
+echo "A second change while one is pending is refused (exit 75):"
+show tbrctl structure channel Home 25 || true
+echo "(otbr-agent waits 300 s; the simulator ends the delay now, as the Delay Timer would)"
+sim_control() { dbus-send --bus="$BUS" --print-reply --dest="io.openthread.BorderRouter.$1" "/io/tbrd/Simulator/$1" "io.tbrd.Simulator1.$2" "${@:3}" > /dev/null; }
+hallway_moved() { tbrctl --json structure show Home | grep -q '"outcome" : "moved"'; }
+channel_changed() { local shown; shown=$(tbrctl --json structure show Home); grep -q '"kind" : "channel"' <<< "$shown" && ! grep -q '"outcome" : "pending"' <<< "$shown"; }
+sim_control wpan1 ApplyPendingDataset
+wait_for 15 "Hallway to be moved" hallway_moved
+show tbrctl structure show Home
+
+step "A quieter channel: energy scans of both routers pick it, and the network moves there the same way"
+sim_control wpan0 SetChannelEnergy byte:11 int16:-58
+sim_control wpan1 SetChannelEnergy byte:12 int16:-63
+show tbrctl structure scan Home --duration 50
+show tbrctl structure channel Home --auto
+sim_control wpan0 ApplyPendingDataset
+sim_control wpan1 ApplyPendingDataset
+wait_for 15 "the channel change to be done" channel_changed
+show tbrctl structure show Home
+
 step "Offline tools"
 printf '%s$ tbrctl dataset validate - < dataset.hex%s\n' "$bold" "$plain"
 printf '%s' "$dataset" | tbrctl dataset validate -

@@ -7,6 +7,12 @@ extension TBRStore {
         public var body: String
         /// Whether it still runs (the structure's migration lock is held).
         public var running: Bool
+
+        public init(structure: StructureRecord.ID, body: String, running: Bool) {
+            self.structure = structure
+            self.body = body
+            self.running = running
+        }
     }
 
     /// Structure `id`'s last migration, running or not; nil when it never had one.

@@ -73,6 +73,7 @@ extension LANTests {
                 #expect(scan.status == 1 && scanned["status"] as? String == "unsupported", "\(scan.stdout) \(scan.stderr)")
                 #expect((scanned["channels"] as? [Any])?.isEmpty == true && (scanned["detail"] as? String)?.contains("REST") == true)
                 try await leaveAndJoin(rig, id)
+                try await migrateOverREST(rig, id)
 
                 // A restart of tbrd: the router is remembered and comes back online.
                 await rig.stopDaemon()
@@ -140,6 +141,29 @@ extension LANTests {
             let routers = (policy["routers"] as? [[String: Any]]) ?? []
             #expect(routers.first?["state"] as? String == "unsupported", "\(policy)")
             #expect((routers.first?["detail"] as? String)?.contains("REST") == true, "\(policy)")
+        }
+
+        /// A structure migration moves a REST router through `PUT /node/dataset/pending`, with the delay asked
+        /// for (D-Bus agents always take 300 s); the Delay Timer is ended by the simulator.
+        private func migrateOverREST(_ rig: RemoteRouterRig, _ id: String) async throws {
+            let made = try await rig.tbrctl(["dataset", "new", "--name", "Cabin", "--extpanid", "cabcabcabcabcab1", "--channel", "21"])
+            let hex = made.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+            #expect(try await rig.tbrctl(["network", "add", "Garage", "--dataset", hex]).status == 0)
+            #expect(try await rig.tbrctl(["network", "preferred", "Garage", "cabcabcabcabcab1"]).status == 0)
+            let (started, row) = try await rig.json(["--json", "structure", "migrate", "Garage", "--delay", "45"])
+            #expect(started.status == 0 && row["state"] as? String == "pending", "\(started.stdout) \(started.stderr)")
+            let step = (row["steps"] as? [[String: Any]])?.first
+            #expect(step?["transport"] as? String == "rest" && step?["delayMs"] as? Int == 45_000 && step?["outcome"] as? String == "pending")
+            let pending = try await rig.tbrctl(["--json", "dataset", "show", "-d", id, "--pending"])
+            #expect(pending.status == 0 && pending.stdout.contains("Cabin") && pending.stdout.contains("\"delayTimer\""), "\(pending.stdout)")
+            #expect(try await rig.control("ApplyPendingDataset").stdout.contains("true"))
+            try await eventually("the REST router moved", timeout: .seconds(20)) {
+                let (_, shown) = try await rig.json(["--json", "structure", "show", "Garage"])
+                return (shown["migration"] as? [String: Any])?["state"] as? String == "done"
+            }
+            // The agent's active dataset (read through tbrd) is the target's.
+            let active = try await rig.tbrctl(["--json", "dataset", "show", "-d", id])
+            #expect(active.stdout.contains("\"cabcabcabcabcab1\"") && active.stdout.contains("\"Cabin\""), "\(active.stdout)")
         }
 
         /// Leaving erases the agent's Thread data; joining writes the dataset and enables Thread.

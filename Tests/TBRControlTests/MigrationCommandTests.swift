@@ -80,6 +80,15 @@ import Testing
             #expect(again.status == 75 && again.stderr.contains("pending") && again.stderr.contains("s left"), "\(again.stderr)")
             #expect(try await rig.run(["structure", "channel", "Home", "20"]).status == 75)
 
+            // wpan1's agent restarts during the delay: it keeps its pending dataset, and tbrd keeps following.
+            try await rig.control("wpan1", "Crash", [.uint32(300)])
+            try await eventually("wpan1 is back with its pending dataset", timeout: .seconds(15)) {
+                let (_, rows) = try await rig.jsonArray(["--json", "list"])
+                guard rows.first(where: { $0["id"] as? String == "wpan1" })?["online"] as? Bool == true else { return false }
+                return try await agent1.pendingDatasetTLVs() != nil
+            }
+            #expect(Self.step(try await Self.migration(rig), "wpan1")["outcome"] as? String == "pending")
+
             // The delay ends: wpan1 is on A, with its child; the waiter reports moved and exits 0.
             try await rig.control("wpan1", "ApplyPendingDataset")
             #expect(try await waiter.waitForExit(timeout: .seconds(20)) == 0, "\(waiter.stderr)")
