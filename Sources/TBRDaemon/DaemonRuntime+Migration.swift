@@ -306,25 +306,13 @@ extension DaemonRuntime {
         return nil
     }
 
-    /// A router that did not show the target by its deadline: where it is now, in words.
+    /// A router that did not show the target by its deadline: read where it is now, and say it
+    /// (``MigrationPlanner/verdict(_:online:active:pending:)``).
     private func verdict(_ router: DeviceID, _ step: MigrationStepRow) async -> (String, String) {
-        guard (try? await summary(router))?.isOnline == true else {
-            return ("failed", "offline when the delay ended; it was on \(step.fromExtPanId) and may still move when it comes back")
-        }
-        guard let tlvs = try? await service.datasetTLVs(of: router, pending: false), let now = try? OperationalDataset(bytes: tlvs) else {
-            return ("failed", "on no network when the delay ended (its active dataset cannot be read)")
-        }
-        let xpan = now.extendedPANID?.description ?? "?"
-        if xpan == step.fromExtPanId, now.channel?.number == step.fromChannel {
-            var why = "still on \(xpan): the pending dataset did not take effect"
-            if let pending = try? await service.datasetTLVs(of: router, pending: true).flatMap({ try? OperationalDataset(bytes: $0) }),
-                pending.pendingTimestamp?.seconds != step.pendingTimestamp
-            {
-                why += " (another pending dataset, Pending Timestamp \(pending.pendingTimestamp?.seconds ?? 0), replaced tbrd's)"
-            }
-            return ("failed", why)
-        }
-        return ("failed", "on neither network: now on \(xpan) channel \(now.channel?.number ?? 0)")
+        let online = (try? await summary(router))?.isOnline == true
+        let active = online ? (try? await service.datasetTLVs(of: router, pending: false)).flatMap { $0.flatMap { try? OperationalDataset(bytes: $0) } } : nil
+        let pending = online ? (try? await service.datasetTLVs(of: router, pending: true)).flatMap { $0.flatMap { try? OperationalDataset(bytes: $0) } } : nil
+        return MigrationPlanner.verdict(step, online: online, active: active, pending: pending)
     }
 
     // MARK: cancelling

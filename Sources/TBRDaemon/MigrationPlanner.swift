@@ -104,4 +104,28 @@ enum MigrationPlanner {
             .min { ($0.value, $0.key) < ($1.value, $1.key) }
             .map { ($0.key, $0.value) }
     }
+
+    /// The outcome of a step whose router did not show the target by its deadline, from what the router
+    /// holds now: `failed`, saying where it is: offline, on no network, still on its network (and whether
+    /// another pending dataset replaced tbrd's, or tbrd's is still waiting), or on neither network.
+    static func verdict(_ step: MigrationStepRow, online: Bool, active: OperationalDataset?, pending: OperationalDataset?)
+        -> (outcome: String, detail: String)
+    {
+        guard online else {
+            return ("failed", "offline when the delay ended; it was on \(step.fromExtPanId) and may still move when it comes back")
+        }
+        guard let active else { return ("failed", "on no network when the delay ended (its active dataset cannot be read)") }
+        let xpan = active.extendedPANID?.description ?? "?"
+        let channel = active.channel?.number ?? 0
+        if xpan == step.fromExtPanId, channel == step.fromChannel {
+            var why = "still on \(xpan): the pending dataset did not take effect"
+            if let pending, pending.pendingTimestamp?.seconds != step.pendingTimestamp {
+                why += " (another pending dataset, Pending Timestamp \(pending.pendingTimestamp?.seconds ?? 0), replaced tbrd's)"
+            } else if pending != nil {
+                why += " (tbrd's pending dataset is still there: the agent's delay has not ended)"
+            }
+            return ("failed", why)
+        }
+        return ("failed", "on neither network: now on \(xpan) channel \(channel)")
+    }
 }

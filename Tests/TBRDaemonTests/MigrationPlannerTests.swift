@@ -49,4 +49,25 @@ import Testing
         #expect(MigrationPlanner.quietest(scans, allowed: { $0 != 13 })! == (12, -80))
         #expect(MigrationPlanner.quietest([[(11, -90)], [(12, -90)]], allowed: { _ in true }) == nil, "a channel every scan read")
     }
+
+    @Test func aRouterNotOnTheTargetByItsDeadlineIsReportedWhereItIs() {
+        let from = Self.on(0x9A9A, channel: 25)
+        let routers = [MigrationPlanner.Router(id: "wpan1", transport: "dbus", online: true, network: from)]
+        let step = MigrationPlanner.plan(kind: "merge", target: Self.target, routers: routers, delaySeconds: 300, now: 1000, detail: "").steps[0]
+        func detail(online: Bool = true, active: OperationalDataset?, pending: OperationalDataset? = nil) -> String {
+            let v = MigrationPlanner.verdict(step, online: online, active: active, pending: pending)
+            #expect(v.outcome == "failed")
+            return v.detail
+        }
+        #expect(detail(online: false, active: nil).contains("offline when the delay ended"))
+        #expect(detail(active: nil).contains("on no network"))
+        #expect(detail(active: from).contains("still on 0000000000009a9a"))
+        var theirs = Self.target
+        theirs.pendingTimestamp = Timestamp(seconds: 2000)
+        #expect(detail(active: from, pending: theirs).contains("another pending dataset, Pending Timestamp 2000, replaced tbrd's"))
+        var ours = Self.target
+        ours.pendingTimestamp = Timestamp(seconds: 1000)
+        #expect(detail(active: from, pending: ours).contains("still there"))
+        #expect(detail(active: Self.on(0x7777, channel: 11)).contains("on neither network: now on 0000000000007777 channel 11"))
+    }
 }
