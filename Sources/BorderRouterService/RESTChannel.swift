@@ -141,7 +141,7 @@ actor RESTChannel: RouterChannel {
         let now = clock.wallTime()
         let seconds = UInt64(max(0, now))
         dataset.pendingTimestamp = Timestamp(unixSeconds: seconds, nanoseconds: UInt32((now - Double(seconds)) * 1e9))
-        let ms = UInt32(clamping: delay.components.seconds * 1000 + delay.components.attoseconds / 1_000_000_000_000_000)
+        let ms = delay.wholeMilliseconds ?? .max
         dataset.delayTimer = DelayTimer(milliseconds: ms)
         let pending = dataset.encoded()
         _ = try await call("PUT /node/dataset/pending") { () throws(RESTAgentError) in try await rest.setDataset(pending, pending: true) }

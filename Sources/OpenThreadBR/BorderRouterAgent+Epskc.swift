@@ -1,4 +1,5 @@
 import DBus
+import TBRFoundation
 public import MeshCoP
 
 extension BorderRouterAgent {

@@ -1,4 +1,5 @@
 import DBus
+import TBRFoundation
 public import MeshCoP
 
 extension BorderRouterAgent {
@@ -118,16 +119,5 @@ extension BorderRouterAgent {
         do { return try items.map { (v) throws(DBusValueError) in try EnergyScanResult(dbusValue: v) } } catch {
             throw failure("EnergyScan", .unexpectedReply(error.description))
         }
-    }
-}
-
-extension Duration {
-    /// Whole milliseconds, rounded down; nil when negative or beyond `UInt32`.
-    var wholeMilliseconds: UInt32? {
-        let (s, atto) = components
-        guard s >= 0 else { return nil }
-        let ms = s.multipliedReportingOverflow(by: 1000)
-        guard !ms.overflow else { return nil }
-        return UInt32(exactly: ms.partialValue + atto / 1_000_000_000_000_000)
     }
 }

@@ -172,7 +172,7 @@ extension DaemonRuntime {
             let requested = Duration.milliseconds(Int64(row.steps[i].delayMs))
             do {
                 let given = try await service.sendPendingDataset(tlvs, to: router, delay: requested)
-                let ms = UInt32(clamping: given.components.seconds * 1000)
+                let ms = given.wholeMilliseconds ?? 0
                 row.steps[i].delayMs = ms
                 row.steps[i].dueAt = clock.wallTime() + Double(ms) / 1000
                 if let pending = try? await service.datasetTLVs(of: router, pending: true).flatMap({ try? OperationalDataset(bytes: $0) }) {

@@ -1,3 +1,4 @@
+import DBus
 import TBRCommandLine
 import TBRDBusAPI
 
@@ -81,16 +82,27 @@ extension Structure {
 
         func run(in context: CommandContext) async throws -> ExitCode {
             typealias API = TBRDBusAPI.Structure
-            let row = try await RouterSession.withTbrd(context, for: "migrating a structure") { tbrd -> MigrationRow in
-                if cancel { return try await tbrd.migrationCall(structure, API.cancelMigration.name, [], doing: "cancelling the migration") }
-                let started = try await tbrd.migrationCall(
-                    structure, API.migrate.name, [.string(to?.lowercased() ?? ""), .uint32(delay), .bool(dryRun)],
-                    doing: "migrating \(structure)")
-                guard wait else { return started }
+            if cancel {
+                return try await Self.run(
+                    structure, API.cancelMigration.name, [], doing: "cancelling the migration", wait: false, context: context)
+            }
+            return try await Self.run(
+                structure, API.migrate.name, [.string(to?.lowercased() ?? ""), .uint32(delay), .bool(dryRun)],
+                doing: "migrating \(structure)", wait: wait, context: context)
+        }
+
+        /// Calls `member` of the structure (a migration or channel change), with `wait` follows it until no
+        /// router is pending, and prints it; with `wait` the exit status says whether every router moved.
+        static func run(
+            _ structure: String, _ member: MemberName, _ arguments: [DBusValue], doing: String, wait: Bool, context: CommandContext
+        ) async throws -> ExitCode {
+            let row = try await RouterSession.withTbrd(context, for: doing) { tbrd -> MigrationRow in
+                let started = try await tbrd.migrationCall(structure, member, arguments, doing: doing)
+                guard wait, started.state == "pending" else { return started }
                 if !context.json { context.note(MigrationText.render(started, structure: structure, now: context.clock.wallTime())) }
                 return try await tbrd.waitForMigration(of: structure)
             }
-            return try Self.report(row, structure: structure, waited: wait, context: context)
+            return try report(row, structure: structure, waited: wait, context: context)
         }
 
         /// Prints `row`; with `waited` the exit status says whether every router moved.
@@ -158,15 +170,9 @@ extension Structure {
         }
 
         func run(in context: CommandContext) async throws -> ExitCode {
-            let row = try await RouterSession.withTbrd(context, for: "changing a structure's channel") { tbrd -> MigrationRow in
-                let started = try await tbrd.migrationCall(
-                    structure, TBRDBusAPI.Structure.setChannel.name, [.uint16(channel), .uint32(delay), .bool(dryRun)],
-                    doing: "changing the channel of \(structure)")
-                guard wait, started.state == "pending" else { return started }
-                if !context.json { context.note(MigrationText.render(started, structure: structure, now: context.clock.wallTime())) }
-                return try await tbrd.waitForMigration(of: structure)
-            }
-            return try Migrate.report(row, structure: structure, waited: wait, context: context)
+            try await Migrate.run(
+                structure, TBRDBusAPI.Structure.setChannel.name, [.uint16(channel), .uint32(delay), .bool(dryRun)],
+                doing: "changing the channel of \(structure)", wait: wait, context: context)
         }
     }
 }

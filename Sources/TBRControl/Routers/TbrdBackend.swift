@@ -227,7 +227,7 @@ struct TbrdBackend: RouterBackend {
 
     func energyScan(on router: RouterRef, duration: Duration) async throws -> [EnergyReading] {
         let member = API.energyScan.name
-        let ms = UInt32(clamping: duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000)
+        let ms = duration.wholeMilliseconds ?? .max
         let reply: [DBusValue]
         do {
             reply = try await onRouter(router) { try await send($0, member, [.uint32(ms)], timeout: Self.networkTimeout) }
