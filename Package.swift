@@ -97,7 +97,7 @@ let package = Package(
         .target(name: "WebSocket", dependencies: ["MeshCoP", "TBRFoundation"], swiftSettings: strict),
 
         // DTLS 1.2 sessions with TLS_ECJPAKE_WITH_AES_128_CCM_8 over UDP (CDTLS), client and server.
-        .target(name: "DTLS", dependencies: ["CDTLS"], swiftSettings: strict),
+        .target(name: "DTLS", dependencies: ["CDTLS", "TBRFoundation"], swiftSettings: strict),
 
         // MARK: domain
         .target(name: "MeshCoP", dependencies: ["TBRFoundation", "CLibCrypto"], swiftSettings: strict),
@@ -136,7 +136,7 @@ let package = Package(
 
         .target(
             name: "OTBRSimulator",
-            dependencies: ["DBus", "OpenThreadBR", "MeshCoP", "TBRFoundation", "TBRCommandLine", "MDNS", "HTTPServer", "DTLS"],
+            dependencies: ["DBus", "OpenThreadBR", "MeshCoP", "TBRFoundation", "TBRCommandLine", "TBRLifecycle", "MDNS", "HTTPServer", "DTLS"],
             swiftSettings: strict),
 
         // A simulated python-matter-server (matter-sim): its WebSocket API over the WebSocket server side.

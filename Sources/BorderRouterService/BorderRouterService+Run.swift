@@ -41,8 +41,7 @@ extension BorderRouterService {
         defer { commissioning.finish() }
         phase = .running(continuation)
         logger.info("border router service running", [("routers", "\(routers.count)")])
-        for waiter in readyWaiters { waiter.resume() }
-        readyWaiters.removeAll()
+        ready.open()
 
         try await withThrowingTaskGroup(of: Void.self) { group in
             let policy = self.policy, commissioning = self.commissioning
@@ -102,7 +101,7 @@ extension BorderRouterService {
     public func waitUntilReady() async {
         switch phase {
         case .running, .stopped: return
-        case .idle, .starting: await withCheckedContinuation { readyWaiters.append($0) }
+        case .idle, .starting: await ready.wait()
         }
     }
 
@@ -115,8 +114,7 @@ extension BorderRouterService {
         case .idle, .stopped: break
         }
         phase = .stopped
-        for waiter in readyWaiters { waiter.resume() }
-        readyWaiters.removeAll()
+        ready.open()
         for router in routers.values { router.finishStreams() }
         epskcBroadcaster.finish()
         registryBroadcaster.finish()

@@ -52,7 +52,8 @@ public actor BorderRouterService: HomeBackend {
 
     var routers: [DeviceID: ManagedRouter] = [:]
     var phase = Phase.idle
-    var readyWaiters: [CheckedContinuation<Void, Never>] = []
+    /// Opened when the service runs, or stops before it did: what ``waitUntilReady()`` waits for.
+    let ready = Latch()
 
     enum Phase {
         case idle

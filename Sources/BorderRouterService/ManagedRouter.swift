@@ -53,8 +53,7 @@ actor ManagedRouter: BorderRouterBackend {
     var journalFailures = 0
     /// The unique bus name of the running agent instance; nil while it is off the bus.
     var agentInstance: String?
-    var gateBusy = false
-    var gateWaiters: [CheckedContinuation<Void, Never>] = []
+    let gate = FIFOGate()
     /// Finished when the router is removed (``remove()``).
     nonisolated let removal = AsyncStream.makeStream(of: Void.self)
     nonisolated let presenceInbox: AsyncStream<AgentPresence>
@@ -166,15 +165,9 @@ actor ManagedRouter: BorderRouterBackend {
     // MARK: the gate
 
     /// Runs `body` when no other gated operation runs on this router, in arrival order.
+    /// A caller cancelled while it waits still gets its turn: every input reaches the machine.
     func serialized<T: Sendable>(_ body: () async -> T) async -> T {
-        if gateBusy {
-            await withCheckedContinuation { gateWaiters.append($0) }
-        } else {
-            gateBusy = true
-        }
-        let result = await body()
-        if gateWaiters.isEmpty { gateBusy = false } else { gateWaiters.removeFirst().resume() }
-        return result
+        await gate.withTurnIgnoringCancellation(body)
     }
 
     // MARK: publishing

@@ -1,3 +1,4 @@
+import TBRFoundation
 internal import CDBus
 
 /// A bus connection for a process that makes a call or two and exits: each call blocks the calling
@@ -93,10 +94,7 @@ public final class BlockingConnection {
 
     /// `timeout` in whole milliseconds for libdbus (an `int`), from 0 to `INT_MAX` (libdbus's "infinite").
     static func milliseconds(_ timeout: Duration) -> Int32 {
-        let (seconds, attoseconds) = timeout.components
-        guard seconds >= 0, attoseconds >= 0 else { return 0 }
-        guard seconds < Int64(Int32.max) / 1000 else { return .max }
-        return Int32(seconds * 1000 + attoseconds / 1_000_000_000_000_000)
+        Int32(clamping: timeout.milliseconds())
     }
 }
 

@@ -1,3 +1,4 @@
+import TBRFoundation
 internal import CDTLS
 #if canImport(Glibc)
 import Glibc
@@ -150,8 +151,8 @@ public final class DTLSSession {
     }
 
     static func deadline(_ timeout: Duration) -> Int64 {
-        let ms = timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000
-        return tbr_dtls_now_ms() + max(0, ms)
+        let ms = timeout.milliseconds()
+        return ms > Int64.max - tbr_dtls_now_ms() ? .max : tbr_dtls_now_ms() + ms
     }
 
     static func errnoText(_ what: String) -> String { "\(what): \(String(cString: strerror(errno)))" }

@@ -1,3 +1,4 @@
+import TBRFoundation
 import Dispatch
 
 #if canImport(Glibc)
@@ -95,7 +96,7 @@ struct Subprocess {
                 timedOut = true
                 break
             }
-            let ms = Int32(clamping: left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000 + 1)
+            let ms = Int32(clamping: left.milliseconds(roundingUp: true))
             let n = poll(&fds, nfds_t(fds.count), ms)
             if n < 0 {
                 if errno == EINTR { continue }

@@ -1,3 +1,4 @@
+import TBRFoundation
 internal import CCurl
 import Synchronization
 
@@ -45,7 +46,7 @@ final class CurlTransfer {
         // https verifies the peer's certificate and name (libcurl's defaults, stated).
         tbrd_curl_set_long(setopt, handle, CURLOPT_SSL_VERIFYPEER, 1)
         tbrd_curl_set_long(setopt, handle, CURLOPT_SSL_VERIFYHOST, 2)
-        let ms = Int(timeout.components.seconds) * 1000 + Int(timeout.components.attoseconds / 1_000_000_000_000_000)
+        let ms = Int(timeout.milliseconds())
         tbrd_curl_set_long(setopt, handle, CURLOPT_TIMEOUT_MS, max(1, ms))
         tbrd_curl_set_long(setopt, handle, CURLOPT_CONNECTTIMEOUT_MS, max(1, ms))
         tbrd_curl_set_string(setopt, handle, CURLOPT_CUSTOMREQUEST, request.method)

@@ -18,11 +18,12 @@ extension SimulatedMatterServer {
         let node = nextNodeID()
         logger.info("commissioning with a code", [("node", String(node)), ("network-only", String(networkOnly))])
         let failure = CommandError.commissionFailed("Commission with code failed for node \(node).")
-        do { try await line.enter() } catch { throw .unknown("the server is stopping") }
-        defer { line.leave() }
-        guard let payload = try? SetupPayload(parsing: code) else { throw failure }
-        let device = configuration.devices.isEmpty ? SimulatedDevice.implied(by: payload) : find(payload.discriminator)
-        return try await commission(node, device: device, passcode: UInt64(payload.passcode.rawValue), overBLE: !networkOnly, failure: failure)
+        return try await inLine { () async throws(CommandError) -> Reply in
+            guard let payload = try? SetupPayload(parsing: code) else { throw failure }
+            let device = configuration.devices.isEmpty ? SimulatedDevice.implied(by: payload) : find(payload.discriminator)
+            return try await commission(
+                node, device: device, passcode: UInt64(payload.passcode.rawValue), overBLE: !networkOnly, failure: failure)
+        }
     }
 
     /// `commission_on_network(setup_pin_code: int, filter_type: int = 0, filter: Any = None,
@@ -38,24 +39,38 @@ extension SimulatedMatterServer {
         let node = nextNodeID()
         logger.info("commissioning on the network", [("node", String(node))])
         let failure = CommandError.commissionFailed("Commissioning failed for node \(node).")
-        do { try await line.enter() } catch { throw .unknown("the server is stopping") }
-        defer { line.leave() }
-        let device: SimulatedDevice?
-        if configuration.devices.isEmpty {
-            let discriminator = filterType.int64 == 2 ? UInt16(truncatingIfNeeded: filter ?? 0xF00) : 0xF00
-            device = SimulatedDevice(discriminator: discriminator, passcode: UInt32(truncatingIfNeeded: pin.nodeID ?? 0))
-        } else {
-            device = configuration.devices.first { d in
-                guard d.isPresent, !isCommissioned(d) else { return false }
-                switch (filterType.int64, filter) {
-                case (1?, let f?): return UInt64(d.discriminator >> 8) == f
-                case (2?, let f?): return UInt64(d.discriminator) == f
-                case (3?, let f?): return UInt64(d.vendorID) == f
-                default: return true
+        return try await inLine { () async throws(CommandError) -> Reply in
+            let device: SimulatedDevice?
+            if configuration.devices.isEmpty {
+                let discriminator = filterType.int64 == 2 ? UInt16(truncatingIfNeeded: filter ?? 0xF00) : 0xF00
+                device = SimulatedDevice(discriminator: discriminator, passcode: UInt32(truncatingIfNeeded: pin.nodeID ?? 0))
+            } else {
+                device = configuration.devices.first { d in
+                    guard d.isPresent, !isCommissioned(d) else { return false }
+                    switch (filterType.int64, filter) {
+                    case (1?, let f?): return UInt64(d.discriminator >> 8) == f
+                    case (2?, let f?): return UInt64(d.discriminator) == f
+                    case (3?, let f?): return UInt64(d.vendorID) == f
+                    default: return true
+                    }
                 }
             }
+            return try await commission(node, device: device, passcode: pin.nodeID ?? 0, overBLE: false, failure: failure)
         }
-        return try await commission(node, device: device, passcode: pin.nodeID ?? 0, overBLE: false, failure: failure)
+    }
+
+    /// Runs `body` in the commissioning line's turn (first come, first served).
+    /// - Throws: what `body` throws; `unknown` when the server stops while the call waits.
+    private func inLine(_ body: () async throws(CommandError) -> Reply) async throws(CommandError) -> Reply {
+        let result: Result<Reply, CommandError>
+        do {
+            result = try await line.withTurn { () async -> Result<Reply, CommandError> in
+                do throws(CommandError) { return .success(try await body()) } catch { return .failure(error) }
+            }
+        } catch {
+            throw .unknown("the server is stopping")
+        }
+        return try result.get()
     }
 
     /// The device with a discriminator (one not commissioned first), among those configured.

@@ -25,7 +25,7 @@ public actor SimulatedMatterServer {
     /// The last node ID given out (the real server's `last_node_id`); the next attempt takes one more.
     var lastNodeID: UInt64 = 0
     /// The turn to commission.
-    let line = CommissioningLine()
+    let line = FIFOGate()
     /// Every client connected, and the outboxes of those listening for events.
     var clients: [UInt64: (connection: WebSocketConnection, outbox: Outbox)] = [:]
     var listeners: Set<UInt64> = []

@@ -4,6 +4,7 @@ import HTTPServer
 import MDNS
 import TBRCommandLine
 import TBRFoundation
+import TBRLifecycle
 
 #if canImport(Glibc)
 import Glibc
@@ -40,7 +41,8 @@ public enum OTBRSimulatorMain {
             label: "otbr-sim", minimumLevel: command.verbose ? .debug : .info, sink: StandardErrorSink(syslogPrefix: false))
         // A reader that goes away must not kill the agents with SIGPIPE.
         signal(SIGPIPE, SIG_IGN)
-        let signals = SignalWaiter()
+        let signals = UnixSignals(trapping: [.sigterm, .sigint])
+        await signals.ready()
         var mdns: MDNSClient?
         if command.configurations.contains(where: \.mdns) {
             let client = MDNSClient(logger: logger.child("mdns"))
@@ -67,8 +69,9 @@ public enum OTBRSimulatorMain {
             write("ready \(configuration.interfaceName.busName)\n", to: 1)
             if let url = await agent.restURL { write("rest \(configuration.interfaceName) \(url)\n", to: 1) }
         }
-        let signal = await signals.next()
-        logger.info("stopping", [("signal", "\(signal)")])
+        var arrivals = signals.makeAsyncIterator()
+        let signal = await arrivals.next()
+        logger.info("stopping", [("signal", signal.map(\.description) ?? "none")])
         for agent in agents { await agent.stop() }
         await mdns?.close()
         return ExitCode.success.rawValue

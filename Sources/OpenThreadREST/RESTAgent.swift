@@ -109,7 +109,7 @@ public struct RESTAgent: Sendable {
     /// - Throws: ``RESTAgentError`` `refused` with 409 while a key is active or the feature is off, 400
     ///   for a lifetime the agent does not take.
     public func startEpskc(lifetime: Duration) async throws(RESTAgentError) -> RESTEpskcGrant {
-        let ms = lifetime.components.seconds * 1000 + lifetime.components.attoseconds / 1_000_000_000_000_000
+        let ms = lifetime.milliseconds()
         let response = try await send(
             "POST", "/node/ba-epskc/key", body: Array("{\"lifetime\": \(ms)}".utf8), contentType: "application/json",
             accept: "application/json")

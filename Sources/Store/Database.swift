@@ -1,3 +1,4 @@
+import TBRFoundation
 internal import CSQLite
 
 /// One SQLite connection: the owner of a `sqlite3*`, closed in `deinit`.
@@ -80,9 +81,7 @@ public final class Database {
     }
 
     private func configure(_ options: Options) throws(SQLiteError) {
-        let (seconds, attoseconds) = options.busyTimeout.components
-        let ms = max(0, min(Int64(Int32.max), seconds * 1000 + attoseconds / 1_000_000_000_000_000))
-        sqlite3_busy_timeout(handle, Int32(ms))
+        sqlite3_busy_timeout(handle, Int32(clamping: options.busyTimeout.milliseconds()))
         // Reading the header also rejects a file that is not a database, before anything is written.
         let mode: String? = try scalar("PRAGMA journal_mode=WAL")
         guard mode?.lowercased() == "wal" else {

@@ -255,31 +255,22 @@ extension DaemonRuntime {
                 guard let router = DeviceID(rawValue: step.router) else { continue }
                 group.addTask {
                     let deadline = self.clock.now().advanced(by: .seconds(max(0, step.dueAt - self.clock.wallTime()) + MigrationPlanner.graceSeconds))
-                    let moved = await withTaskGroup(of: Bool.self) { race in
-                        race.addTask {
-                            // A router's stream ends when its entry is replaced (an agent restart, tbrd
-                            // restoring it): follow the new one. Only the deadline says "not moved".
-                            var replaced = false
-                            while !Task.isCancelled, let updates = await self.networkUpdates(of: router, afterEnd: replaced) {
-                                for await info in updates where info?.extendedPanId.description == target.0 && info?.channel.number == target.1 {
-                                    return true
-                                }
-                                replaced = true
+                    // A router's stream ends when its entry is replaced (an agent restart, tbrd restoring
+                    // it): follow the new one. Only the deadline says "not moved".
+                    let moved = try? await TimeLimit.run(until: deadline, clock: self.clock) {
+                        var replaced = false
+                        while !Task.isCancelled, let updates = await self.networkUpdates(of: router, afterEnd: replaced) {
+                            for await info in updates where info?.extendedPanId.description == target.0 && info?.channel.number == target.1 {
+                                return true
                             }
-                            try? await self.clock.sleep(until: deadline)
-                            return false
+                            replaced = true
                         }
-                        race.addTask {
-                            try? await self.clock.sleep(until: deadline)
-                            return false
-                        }
-                        let first = await race.next() ?? false
-                        race.cancelAll()
-                        return first
+                        try await self.clock.sleep(until: deadline)
+                        return false
                     }
                     // tbrd stopping cancels the watch: the step stays pending in the store, for the next start.
                     guard !Task.isCancelled else { return }
-                    if moved {
+                    if case .finished(true)? = moved {
                         await self.resolve(id, router: step.router, outcome: "moved", detail: "attached to \(target.0) on channel \(target.1)")
                     } else {
                         let (outcome, detail) = await self.verdict(router, step)

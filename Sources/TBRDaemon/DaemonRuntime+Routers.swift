@@ -283,7 +283,7 @@ extension DaemonRuntime {
         if response.status == .invalidArgument {
             throw DaemonError.invalid(response.message ?? "the dataset is not valid")
         }
-        let delay = response.migrationDelay.map { Int64($0.components.seconds * 1000 + $0.components.attoseconds / 1_000_000_000_000_000) } ?? 0
+        let delay = response.migrationDelay.map { $0.milliseconds() } ?? 0
         return JoinNetworkReply(status: response.status.rawValue, delayMs: delay, message: response.message ?? "")
     }
 

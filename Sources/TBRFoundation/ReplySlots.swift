@@ -106,31 +106,45 @@ public final class ReplySlots<Key: Hashable & Sendable, Value: Sendable>: Sendab
     ///   or when no slot of `key` is open.
     public func wait(for key: Key) async throws -> Value {
         let value = try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (waiter: CheckedContinuation<Value, any Error>) in
-                // The cancellation handler may have run before the waiter was here to remove: a task
-                // cancelled by then closes the slot itself (under the lock, so no answer slips between).
-                let ready = slots.withLock { s -> Result<Value, any Error>? in
-                    switch s[key] {
-                    case .answered(let result)?:
-                        s[key] = nil
-                        return result
-                    case .expected? where Task.isCancelled:
-                        s[key] = nil
-                        return .failure(CancellationError())
-                    case .expected?:
-                        s[key] = .waiting(waiter)
-                        return nil
-                    case .waiting?, nil:
-                        return .failure(CancellationError())
-                    }
-                }
-                if let ready { waiter.resume(with: ready) }
-            }
+            try await suspend(for: key, cancellable: true)
         } onCancel: {
             cancelWaiter(of: key)
         }
         ThreadSanitizer.acquire(self)
         return value
+    }
+
+    /// Waits for the answer of `key`'s slot as ``wait(for:)`` does, but a cancelled task waits on: for
+    /// work that must happen once it was asked for (an input to a state machine, a turn in a line).
+    /// - Throws: the error delivered; `CancellationError` when the slot is closed with ``cancel(_:)`` or
+    ///   no slot of `key` is open.
+    public func waitIgnoringCancellation(for key: Key) async throws -> Value {
+        let value = try await suspend(for: key, cancellable: false)
+        ThreadSanitizer.acquire(self)
+        return value
+    }
+
+    private func suspend(for key: Key, cancellable: Bool) async throws -> Value {
+        try await withCheckedThrowingContinuation { (waiter: CheckedContinuation<Value, any Error>) in
+            // The cancellation handler may have run before the waiter was here to remove: a task
+            // cancelled by then closes the slot itself (under the lock, so no answer slips between).
+            let ready = slots.withLock { s -> Result<Value, any Error>? in
+                switch s[key] {
+                case .answered(let result)?:
+                    s[key] = nil
+                    return result
+                case .expected? where cancellable && Task.isCancelled:
+                    s[key] = nil
+                    return .failure(CancellationError())
+                case .expected?:
+                    s[key] = .waiting(waiter)
+                    return nil
+                case .waiting?, nil:
+                    return .failure(CancellationError())
+                }
+            }
+            if let ready { waiter.resume(with: ready) }
+        }
     }
 
     /// The waiting task of `key` was cancelled: its slot closes and it throws `CancellationError`.

@@ -77,6 +77,9 @@ public final class ServiceGroup: Sendable {
 
         let error: (any Error)? = await withTaskGroup(of: Void.self, returning: (any Error)?.self) { group in
             let mailbox = self.mailbox
+            // The graceful-shutdown timeout is the state's timer: set when it says `.startTimeout`.
+            let timeout = Alarm(clock: config.clock)
+            group.addTask { await timeout.run { mailbox.yield(.timedOut) } }
             // Reloads run one at a time in a task of their own, so a slow reload never holds back a
             // shutdown signal; reload signals that arrive meanwhile are merged into one.
             let (reloads, reloadRequests) = AsyncStream.makeStream(of: UnixSignal.self, bufferingPolicy: .bufferingNewest(1))
@@ -107,12 +110,12 @@ public final class ServiceGroup: Sendable {
                 for await event in events {
                     let actions = Self.handle(event, &state, config: config)
                     if state.isFinished { break }
-                    perform(actions, on: &group, tokens: tokens, config: config)
+                    perform(actions, on: &group, timeout: timeout, tokens: tokens, config: config)
                 }
             }
             if !state.isFinished {
                 // The task running the group was cancelled (the event stream ends then).
-                perform(state.cancelled(), on: &group, tokens: tokens, config: config)
+                perform(state.cancelled(), on: &group, timeout: timeout, tokens: tokens, config: config)
             }
             group.cancelAll()  // the signal listener and the timeout
             return state.error
@@ -148,8 +151,8 @@ public final class ServiceGroup: Sendable {
     }
 
     private func perform(
-        _ actions: [ServiceGroupState.Action], on group: inout TaskGroup<Void>, tokens: [GracefulShutdownToken],
-        config: ServiceGroupConfiguration
+        _ actions: [ServiceGroupState.Action], on group: inout TaskGroup<Void>, timeout: Alarm,
+        tokens: [GracefulShutdownToken], config: ServiceGroupConfiguration
     ) {
         for action in actions {
             switch action {
@@ -157,13 +160,8 @@ public final class ServiceGroup: Sendable {
                 config.logger.info("stopping service", [("service", config.services[index].name)])
                 tokens[index].trigger()
             case .startTimeout:
-                guard let timeout = config.gracefulShutdownTimeout else { continue }
-                let clock = config.clock
-                let mailbox = self.mailbox
-                group.addTask {
-                    guard (try? await clock.sleep(for: timeout)) != nil else { return }
-                    mailbox.yield(.timedOut)
-                }
+                guard let limit = config.gracefulShutdownTimeout else { continue }
+                timeout.set(config.clock.now().advanced(by: limit))
             case .cancelAll:
                 config.logger.notice("cancelling every service")
                 group.cancelAll()

@@ -104,26 +104,18 @@ func agentCause(_ body: () async throws -> Void) async -> AgentError.Cause? {
 /// waits: 5 s was outrun on a loaded machine. A test that expects nothing passes a short one.
 func collect<S: AsyncSequence & Sendable>(_ stream: S, count: Int, timeout: Duration = .seconds(30)) async -> [S.Element]
 where S.Element: Sendable {
-    await withTaskGroup(of: [S.Element].self) { group in
-        group.addTask {
-            var out: [S.Element] = []
-            do {
-                for try await e in stream {
-                    out.append(e)
-                    if out.count == count { break }
-                }
-            } catch {}
-            return out
+    // The elements so far are kept outside the bounded work, so that a timeout still returns them.
+    let collected = Locked<[S.Element]>([])
+    _ = try? await TimeLimit.run(timeout, clock: SystemClock()) {
+        for try await e in stream {
+            let done = collected.withLock { out in
+                out.append(e)
+                return out.count == count
+            }
+            if done { break }
         }
-        group.addTask {
-            try? await Task.sleep(for: timeout)
-            return []
-        }
-        var best: [S.Element] = []
-        if let first = await group.next() { best = first }
-        group.cancelAll()
-        return best
     }
+    return collected.withLock { $0 }
 }
 
 /// Runs `dbus-send` against the agent: an independent client.

@@ -75,16 +75,9 @@ import Glibc
 
         /// The next report; nil when the stream finished, or after 10 s without one.
         func next() async -> Element? {
-            await withTaskGroup(of: Element?.self) { group in
-                group.addTask { await self.iterator.next() }
-                group.addTask {
-                    try? await Task.sleep(for: .seconds(10))
-                    return nil
-                }
-                let first = await group.next() ?? nil
-                group.cancelAll()
-                return first
-            }
+            guard case .finished(let report)? = try? await TimeLimit.run(.seconds(10), clock: SystemClock(), { await self.iterator.next() })
+            else { return nil }
+            return report
         }
     }
 

@@ -126,16 +126,8 @@ struct TimedOut: Error, CustomStringConvertible {
 func withTimeout<R: Sendable>(
     _ limit: Duration = .seconds(20), _ what: String = "the operation", _ body: @escaping @Sendable () async throws -> R
 ) async throws -> R {
-    try await withThrowingTaskGroup(of: R?.self) { group in
-        group.addTask { try await body() }
-        group.addTask {
-            try await Task.sleep(for: limit)
-            return nil
-        }
-        defer { group.cancelAll() }
-        guard let first = try await group.next(), let value = first else {
-            throw TimedOut(description: "\(what) did not finish within \(limit)")
-        }
-        return value
+    switch try await TimeLimit.run(limit, clock: SystemClock(), body) {
+    case .finished(let value): return value
+    case .timedOut: throw TimedOut(description: "\(what) did not finish within \(limit)")
     }
 }

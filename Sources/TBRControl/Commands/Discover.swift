@@ -84,7 +84,7 @@ struct Discover: ControlCommand {
     }
 
     static func seconds(_ d: Duration) -> String {
-        let ms = d.components.seconds * 1000 + d.components.attoseconds / 1_000_000_000_000_000
+        let ms = d.milliseconds()
         return ms % 1000 == 0 ? "\(ms / 1000)" : "\(Double(ms) / 1000)"
     }
 }
