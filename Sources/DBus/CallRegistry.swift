@@ -39,7 +39,7 @@ final class CallRegistry {
 
     private let handle: ConnectionHandle
     private let maxInFlight: Int
-    private let timer: any DispatchSourceTimer
+    private let timer: QueueTimer
     private var isOpen = true
     private var pending: [UInt32: Pending] = [:]
     private var serials: [ObjectIdentifier: UInt32] = [:]
@@ -51,13 +51,10 @@ final class CallRegistry {
     init(maxInFlight: Int, handle: ConnectionHandle) {
         self.handle = handle
         self.maxInFlight = max(1, maxInFlight)
-        timer = DispatchSource.makeTimerSource(queue: handle.queue)
-        timer.setEventHandler { [handle] in
+        timer = QueueTimer(queue: handle.queue) { [handle] in
             dispatchPrecondition(condition: .onQueue(handle.queue))
             handle.owner?.assumeIsolated { $0.calls.expire() }
         }
-        timer.schedule(deadline: .distantFuture)
-        timer.activate()
     }
 
     deinit { timer.cancel() }
@@ -188,9 +185,7 @@ final class CallRegistry {
     private func arm(for deadline: ContinuousClock.Instant) {
         guard armed.map({ deadline < $0 }) ?? true else { return }
         armed = deadline
-        let (s, a) = (deadline - ContinuousClock.now).components
-        let nanos = max(0, Int(clamping: s) &* 1_000_000_000 &+ Int(a / 1_000_000_000))
-        timer.schedule(deadline: .now() + .nanoseconds(nanos))
+        timer.arm(at: deadline)
     }
 }
 

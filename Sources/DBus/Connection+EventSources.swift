@@ -138,68 +138,48 @@ final class WatchBox {
     }
 }
 
-/// One libdbus timeout and its Dispatch timer, confined to the connection's queue.
+/// One libdbus timeout and its timer, confined to the connection's queue: libdbus asks for a repeating
+/// interval, enabled or not.
 final class TimeoutBox {
-    let timer: any DispatchSourceTimer
-    var suspended = true
+    let timer: QueueTimer
 
-    private init(timer: any DispatchSourceTimer) { self.timer = timer }
+    private init(timer: QueueTimer) { self.timer = timer }
 
     static func add(_ timeout: OpaquePointer, handle: ConnectionHandle) -> dbus_bool_t {
         dispatchPrecondition(condition: .onQueue(handle.queue))
-        let timer = DispatchSource.makeTimerSource(queue: handle.queue)
-        let box = TimeoutBox(timer: timer)
-        timer.setEventHandler { [unowned handle] in
+        let timer = QueueTimer(queue: handle.queue) { [unowned handle] in
             dispatchPrecondition(condition: .onQueue(handle.queue))
             guard !handle.isClosed else { return }
             _ = LibDBus.c.timeout_handle(timeout)
             handle.drain()
         }
+        let box = TimeoutBox(timer: timer)
         LibDBus.c.timeout_set_data(timeout, Unmanaged.passRetained(box).toOpaque()) { data in
             Unmanaged<TimeoutBox>.fromOpaque(data!).release()
         }
-        box.schedule(timeout)
-        timer.activate()
-        box.suspended = false
-        if LibDBus.c.timeout_get_enabled(timeout) == 0 { box.suspend() }
+        box.follow(timeout)
         return 1
     }
 
     static func remove(_ timeout: OpaquePointer, handle: ConnectionHandle) {
         dispatchPrecondition(condition: .onQueue(handle.queue))
         guard let data = LibDBus.c.timeout_get_data(timeout) else { return }
-        let box = Unmanaged<TimeoutBox>.fromOpaque(data).takeUnretainedValue()
-        box.timer.cancel()
-        box.resume()
+        Unmanaged<TimeoutBox>.fromOpaque(data).takeUnretainedValue().timer.cancel()
         LibDBus.c.timeout_set_data(timeout, nil, nil)
     }
 
     static func toggled(_ timeout: OpaquePointer, handle: ConnectionHandle) {
         dispatchPrecondition(condition: .onQueue(handle.queue))
         guard let data = LibDBus.c.timeout_get_data(timeout) else { return }
-        let box = Unmanaged<TimeoutBox>.fromOpaque(data).takeUnretainedValue()
+        Unmanaged<TimeoutBox>.fromOpaque(data).takeUnretainedValue().follow(timeout)
+    }
+
+    /// Arms the timer with `timeout`'s interval when libdbus enables it, else disarms it.
+    private func follow(_ timeout: OpaquePointer) {
         if LibDBus.c.timeout_get_enabled(timeout) != 0 {
-            box.schedule(timeout)
-            box.resume()
+            timer.arm(every: .milliseconds(Int(LibDBus.c.timeout_get_interval(timeout))))
         } else {
-            box.suspend()
+            timer.disarm()
         }
-    }
-
-    private func schedule(_ timeout: OpaquePointer) {
-        let ms = Int(LibDBus.c.timeout_get_interval(timeout))
-        timer.schedule(deadline: .now() + .milliseconds(ms), repeating: .milliseconds(ms))
-    }
-
-    private func suspend() {
-        guard !suspended else { return }
-        timer.suspend()
-        suspended = true
-    }
-
-    private func resume() {
-        guard suspended else { return }
-        timer.resume()
-        suspended = false
     }
 }

@@ -124,29 +124,27 @@ private final class WatchBox {
     }
 }
 
-/// One `AvahiTimeout`: a one-shot Dispatch timer at an absolute `gettimeofday` time, or disarmed.
+/// One `AvahiTimeout`: a one-shot timer at an absolute `gettimeofday` time, or disarmed.
 private final class TimeoutBox {
     let poll: DispatchPoll
-    let timer: any DispatchSourceTimer
     let callback: AvahiTimeoutCallback
     let userdata: UnsafeMutableRawPointer?
-    var armed = false
+    /// Made once the box exists (its handler reaches the box weakly).
+    private var timer: QueueTimer?
     var freed = false
 
     private init(poll: DispatchPoll, callback: @escaping AvahiTimeoutCallback, userdata: UnsafeMutableRawPointer?) {
         self.poll = poll
         self.callback = callback
         self.userdata = userdata
-        timer = DispatchSource.makeTimerSource(queue: poll.queue)
     }
 
     static func make(
         poll: DispatchPoll, deadline: timeval?, callback: @escaping AvahiTimeoutCallback, userdata: UnsafeMutableRawPointer?
     ) -> OpaquePointer {
         let box = TimeoutBox(poll: poll, callback: callback, userdata: userdata)
-        box.timer.setEventHandler { [weak box] in box?.fire() }
+        box.timer = QueueTimer(queue: poll.queue) { [weak box] in box?.fire() }
         box.update(deadline: deadline)
-        box.timer.activate()
         return OpaquePointer(Unmanaged.passRetained(box).toOpaque())
     }
 
@@ -162,22 +160,18 @@ private final class TimeoutBox {
         dispatchPrecondition(condition: .onQueue(poll.queue))
         guard !freed else { return }
         guard let deadline else {
-            armed = false
-            timer.schedule(deadline: .distantFuture, leeway: .never)
+            timer?.disarm()
             return
         }
         var now = timeval()
         gettimeofday(&now, nil)
         let micros = (Int64(deadline.tv_sec) - Int64(now.tv_sec)) * 1_000_000 + Int64(deadline.tv_usec) - Int64(now.tv_usec)
-        armed = true
-        timer.schedule(deadline: .now() + .microseconds(Int(max(0, micros))), leeway: .milliseconds(1))
+        timer?.arm(after: .microseconds(micros), leeway: .milliseconds(1))
     }
 
+    /// One-shot: the timer disarmed itself before this, and the callback may arm it again.
     private func fire() {
-        guard !freed, armed else { return }
-        // One-shot: disarmed before the callback, which may arm it again.
-        armed = false
-        timer.schedule(deadline: .distantFuture, leeway: .never)
+        guard !freed else { return }
         callback(opaque, userdata)
     }
 
@@ -185,7 +179,7 @@ private final class TimeoutBox {
         dispatchPrecondition(condition: .onQueue(poll.queue))
         guard !freed else { return }
         freed = true
-        timer.cancel()
+        timer?.cancel()
         Unmanaged.passUnretained(self).release()
     }
 }
