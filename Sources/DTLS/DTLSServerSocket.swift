@@ -1,4 +1,5 @@
 internal import CDTLS
+import TBRFoundation
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -15,29 +16,20 @@ public final class DTLSServerSocket {
 
     /// Binds `port` (0: one the kernel picks).
     public init(port: UInt16 = 0, cancellation: DTLSCancellation?) throws(DTLSError) {
-        let fd = socket(AF_INET6, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { throw .socket(DTLSSession.errnoText("socket")) }
-        var off: Int32 = 0
-        var on: Int32 = 1
-        setsockopt(fd, Int32(IPPROTO_IPV6), IPV6_V6ONLY, &off, socklen_t(MemoryLayout<Int32>.size))
-        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &on, socklen_t(MemoryLayout<Int32>.size))
-        var address = sockaddr_in6()
-        address.sin6_family = sa_family_t(AF_INET6)
-        address.sin6_port = port.bigEndian
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in6>.size)) }
+        // `::` (IPv4 too) on `port`.
+        guard let wildcard = try? SocketAddress.resolve(host: "::", port: port, .datagram, [.numericHost, .passive]).first else {
+            throw .socket("no IPv6 wildcard address")
         }
-        guard bound == 0 else {
-            let text = DTLSSession.errnoText("bind UDP port \(port)")
+        let fd: Int32
+        do { fd = try wildcard.openSocket(.datagram) } catch { throw .socket("socket: \(error)") }
+        do {
+            try wildcard.bind(fd)
+        } catch {
             close(fd)
-            throw .socket(text)
-        }
-        var length = socklen_t(MemoryLayout<sockaddr_in6>.size)
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+            throw .socket("bind UDP port \(port): \(error)")
         }
         self.fd = fd
-        self.port = UInt16(bigEndian: address.sin6_port)
+        self.port = SocketAddress.local(of: fd)?.port ?? port
         self.cancellation = cancellation
     }
 

@@ -50,13 +50,10 @@ public final class DTLSSession {
     public convenience init(connectingTo address: UDPAddress, password: [UInt8], cancellation: DTLSCancellation? = nil)
         throws(DTLSError)
     {
-        guard let (family, bytes) = address.sockaddr() else { throw .socket("not a numeric address: \(address)") }
-        let fd = socket(family, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { throw .socket(Self.errnoText("socket")) }
-        let connected = bytes.withUnsafeBytes { raw in
-            connect(fd, raw.baseAddress!.assumingMemoryBound(to: sockaddr.self), socklen_t(raw.count))
-        }
-        guard connected == 0 else {
+        guard let target = address.socketAddress() else { throw .socket("not a numeric address: \(address)") }
+        let fd: Int32
+        do { fd = try target.openSocket(.datagram) } catch { throw .socket("socket: \(error)") }
+        guard target.withSockaddr({ connect(fd, $0, $1) }) == 0 else {
             let text = Self.errnoText("connect to \(address)")
             close(fd)
             throw .socket(text)
@@ -155,5 +152,5 @@ public final class DTLSSession {
         return ms > Int64.max - tbr_dtls_now_ms() ? .max : tbr_dtls_now_ms() + ms
     }
 
-    static func errnoText(_ what: String) -> String { "\(what): \(String(cString: strerror(errno)))" }
+    static func errnoText(_ what: String) -> String { "\(what): \(Errno.current)" }
 }

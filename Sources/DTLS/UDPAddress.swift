@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import TBRFoundation
 
 /// A numeric UDP address, IPv4 or IPv6 (with a zone for a link-local one): `192.0.2.1:49152`,
 /// `[fe80::1%eth0]:49152`.
@@ -37,18 +35,10 @@ public struct UDPAddress: Hashable, Sendable, CustomStringConvertible {
 
     public var description: String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }
 
-    /// The socket address (AI_NUMERICHOST: no name lookup).
-    func sockaddr() -> (family: Int32, bytes: [UInt8])? { Self.resolve(host, port) }
+    /// The socket address (numeric: no name lookup).
+    func socketAddress() -> SocketAddress? { Self.resolve(host, port) }
 
-    private static func resolve(_ host: String, _ port: UInt16) -> (family: Int32, bytes: [UInt8])? {
-        var hints = addrinfo()
-        hints.ai_flags = AI_NUMERICHOST | AI_NUMERICSERV
-        hints.ai_socktype = Int32(SOCK_DGRAM.rawValue)
-        var list: UnsafeMutablePointer<addrinfo>?
-        guard getaddrinfo(host, String(port), &hints, &list) == 0, let first = list else { return nil }
-        defer { freeaddrinfo(list) }
-        guard let address = first.pointee.ai_addr else { return nil }
-        let bytes = [UInt8](UnsafeRawBufferPointer(start: address, count: Int(first.pointee.ai_addrlen)))
-        return (first.pointee.ai_family, bytes)
+    private static func resolve(_ host: String, _ port: UInt16) -> SocketAddress? {
+        try? SocketAddress.resolve(host: host, port: port, .datagram, .numericHost).first
     }
 }

@@ -1,3 +1,4 @@
+import TBRFoundation
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -23,7 +24,7 @@ public enum FirewallError: Error, Hashable, Sendable, CustomStringConvertible {
         case .nftFailed(let status, let message):
             "nft exited with status \(status)" + (message.isEmpty ? "" : ": \(message)")
         case .nftTimedOut(let seconds): "nft did not finish within \(seconds) s and was killed"
-        case .system(let call, let code): "\(call) failed: \(String(cString: strerror(code)))"
+        case .system(let call, let code): "\(call) failed: \(Errno(code).description)"
         case .invalidRuleset(let why): "cannot build the nftables ruleset: \(why)"
         }
     }

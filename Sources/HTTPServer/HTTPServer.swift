@@ -114,35 +114,19 @@ public final class HTTPServer: Sendable {
 
     /// A listening socket on `host` and `port`, and the port it got.
     private static func listen(host: String, port: UInt16) throws(HTTPServerError) -> (Int32, UInt16) {
-        var hints = addrinfo()
-        hints.ai_flags = AI_NUMERICHOST | AI_PASSIVE
-        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
-        var list: UnsafeMutablePointer<addrinfo>?
-        guard getaddrinfo(host, String(port), &hints, &list) == 0, let info = list else {
+        guard let address = try? SocketAddress.resolve(host: host, port: port, .stream, [.numericHost, .passive]).first else {
             throw HTTPServerError("\(host) is not an IPv4 or IPv6 address")
         }
-        defer { freeaddrinfo(list) }
-        let fd = socket(info.pointee.ai_family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { throw HTTPServerError("cannot open a socket: errno \(errno)") }
-        var yes: Int32 = 1, no: Int32 = 0
-        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
-        if info.pointee.ai_family == AF_INET6 {
+        let fd: Int32
+        do { fd = try address.openSocket(.stream) } catch { throw HTTPServerError("cannot open a socket: \(error)") }
+        do {
             // `::` takes IPv4 connections too, as otbr-agent's REST server does (`set_ipv6_v6only(false)`).
-            setsockopt(fd, Int32(IPPROTO_IPV6), IPV6_V6ONLY, &no, socklen_t(MemoryLayout<Int32>.size))
-        }
-        guard bind(fd, info.pointee.ai_addr, info.pointee.ai_addrlen) == 0, Glibc.listen(fd, 64) == 0 else {
-            let e = errno
+            try address.bind(fd, listening: 64, v6Only: false)
+        } catch {
             close(fd)
-            throw HTTPServerError("cannot listen on \(host) port \(port): \(String(cString: strerror(e)))")
+            throw HTTPServerError("cannot listen on \(host) port \(port): \(error)")
         }
-        var address = sockaddr_storage()
-        var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
-        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }
-        // `sin_port` and `sin6_port` are at the same offset.
-        let bound: UInt16 = withUnsafePointer(to: &address) { p in
-            p.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { UInt16(bigEndian: $0.pointee.sin_port) }
-        }
-        return (fd, bound)
+        return (fd, SocketAddress.local(of: fd)?.port ?? port)
     }
 }
 

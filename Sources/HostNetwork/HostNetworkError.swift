@@ -53,7 +53,7 @@ public struct HostNetworkError: Error, Sendable, Hashable, CustomStringConvertib
             case (nil, nil): "the IPv6 route table"
             }
         switch reason {
-        case .unreadable(let code): return "cannot read \(place): \(FileDescriptorIO.describe(errno: code))"
+        case .unreadable(let code): return "cannot read \(place): \(Errno(code).description)"
         case .tooLarge(let limit): return "\(place) holds more than \(limit) bytes"
         case .missing: return "\(place) is missing"
         case .malformed(let why): return "\(place): \(why)"

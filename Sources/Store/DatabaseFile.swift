@@ -1,3 +1,4 @@
+import TBRFoundation
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -76,6 +77,6 @@ enum DatabaseFile {
     private static func failure(_ operation: String, _ path: String, _ err: Int32) -> SQLiteError {
         SQLiteError(
             code: .cantOpen,
-            message: "cannot \(operation) \(path): \(String(cString: strerror(err))) (errno \(err))")
+            message: "cannot \(operation) \(path): \(Errno(err).description) (errno \(err))")
     }
 }

@@ -44,7 +44,7 @@ public final class StandardConsole: Console {
     }
 
     public var outputFailure: String? {
-        failure.withLock { $0 }.map { FileDescriptorIO.describe(errno: $0) }
+        failure.withLock { $0 }.map { Errno($0).description }
     }
 
     public func readStandardInput(limit: Int) throws -> [UInt8] {

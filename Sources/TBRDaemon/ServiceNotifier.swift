@@ -47,7 +47,7 @@ struct ServiceNotifier: Sendable {
         guard let path else { return false }
         let fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else {
-            failure?("socket: \(String(cString: strerror(errno)))")
+            failure?("socket: \(Errno(errno).description)")
             return false
         }
         defer { close(fd) }
@@ -65,7 +65,7 @@ struct ServiceNotifier: Sendable {
             }
         }
         guard sent == bytes.count else {
-            failure?("sendto \(String(decoding: path.map { $0 == 0 ? UInt8(ascii: "@") : $0 }, as: UTF8.self)): \(String(cString: strerror(errno)))")
+            failure?("sendto \(String(decoding: path.map { $0 == 0 ? UInt8(ascii: "@") : $0 }, as: UTF8.self)): \(Errno(errno).description)")
             return false
         }
         return true

@@ -1,3 +1,4 @@
+import TBRFoundation
 import Glibc
 
 /// tbrd's state directory must be its own and private: the database holds the homes' settings and
@@ -23,7 +24,7 @@ enum StateDirectory {
         var st = stat()
         guard lstat(path, &st) == 0 else {
             if errno == ENOENT { return .unchanged }
-            throw StateDirectoryError("cannot inspect \(path): \(String(cString: strerror(errno)))")
+            throw StateDirectoryError("cannot inspect \(path): \(Errno(errno).description)")
         }
         guard st.st_mode & S_IFMT == S_IFDIR else { throw StateDirectoryError("\(path) is not a directory") }
         let current = st.st_mode & 0o7777
@@ -37,7 +38,7 @@ enum StateDirectory {
                     + "make it 0700 and owned by tbrd's user")
         }
         guard chmod(path, mode) == 0 else {
-            throw StateDirectoryError("cannot make \(path) private (0700): \(String(cString: strerror(errno)))")
+            throw StateDirectoryError("cannot make \(path) private (0700): \(Errno(errno).description)")
         }
         return .tightened(from: current)
     }

@@ -173,5 +173,5 @@ public struct DescriptorWatchError: Error, Hashable, Sendable, CustomStringConve
     public let code: Int32
 
     /// "cannot watch descriptor 7: Too many open files".
-    public var description: String { "cannot watch descriptor \(descriptor): \(String(cString: strerror(code)))" }
+    public var description: String { "cannot watch descriptor \(descriptor): \(Errno(code).description)" }
 }

@@ -10,7 +10,7 @@ public enum FileDescriptorIO {
     /// A read that failed, with its errno.
     public struct ReadError: Error, Equatable, Sendable, CustomStringConvertible {
         public let errno: Int32
-        public var description: String { String(cString: strerror(errno)) }
+        public var description: String { Errno(errno).description }
     }
 
     /// Writes all of `bytes` to `fd`; stops quietly if the reader went away (EPIPE) or another error occurs.
@@ -34,9 +34,6 @@ public enum FileDescriptorIO {
             return nil
         }
     }
-
-    /// The system's sentence for `code` ("No space left on device").
-    public static func describe(errno code: Int32) -> String { String(cString: strerror(code)) }
 
     /// Writes `text` as UTF-8 to `fd`.
     public static func write(_ text: String, to fd: Int32) { write(Array(text.utf8), to: fd) }

@@ -57,7 +57,7 @@ public final class TestProcess: Sendable {
         }
         var pid: pid_t = 0
         let rc = posix_spawn(&pid, executable, &actions, &attr, argv, envp)
-        guard rc == 0 else { throw TestKitError("cannot start \(executable): \(String(cString: strerror(rc)))") }
+        guard rc == 0 else { throw TestKitError("cannot start \(executable): \(Errno(rc).description)") }
         self.pid = pid
     }
 

@@ -68,7 +68,7 @@ extension TCPConnection {
                     socket.enabled.insert(.writable)
                     return
                 }
-                fail(.connectionLost(SocketErrno(errno).description))
+                fail(.connectionLost(Errno(errno).description))
                 return
             }
             writes[0].bytes = writes[0].bytes.dropFirst(n)

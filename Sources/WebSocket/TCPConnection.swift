@@ -109,31 +109,27 @@ actor TCPConnection {
     /// - Throws: ``WebSocketError/unreachable(_:reason:)``, ``WebSocketError/cancelled``.
     func connect() async throws(WebSocketError) {
         dispatchPrecondition(condition: .onQueue(executor.queue))
-        var hints = addrinfo()
-        hints.ai_family = AF_UNSPEC
-        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
-        hints.ai_flags = AI_NUMERICSERV | AI_ADDRCONFIG
-        var list: UnsafeMutablePointer<addrinfo>?
-        let rc = getaddrinfo(host, String(port), &hints, &list)
-        guard rc == 0, let list else {
-            throw .unreachable(peer, reason: "cannot resolve \(host): \(String(cString: gai_strerror(rc)))")
+        let addresses: [SocketAddress]
+        do {
+            addresses = try SocketAddress.resolve(host: host, port: port, .stream, .configuredFamilies)
+        } catch {
+            throw .unreachable(peer, reason: error.description)
         }
-        defer { freeaddrinfo(list) }
         var lastError = "no address"
-        var entry: UnsafeMutablePointer<addrinfo>? = list
-        while let info = entry {
-            entry = info.pointee.ai_next
+        for address in addresses {
             if Task.isCancelled { throw .cancelled }
-            let fd = Glibc.socket(info.pointee.ai_family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-            guard fd >= 0 else {
-                lastError = SocketErrno(errno).description
+            let fd: Int32
+            do {
+                fd = try address.openSocket(.stream, nonBlocking: true)
+            } catch {
+                lastError = error.description
                 continue
             }
             Self.configure(fd, keepalive: keepalive)
             do {
-                try await connect(fd, to: info.pointee.ai_addr, length: info.pointee.ai_addrlen)
+                try await connect(fd, to: address)
                 return
-            } catch let error as SocketErrno {
+            } catch let error as Errno {
                 lastError = error.description
             } catch let error as DescriptorWatchError {
                 lastError = error.description
@@ -145,14 +141,14 @@ actor TCPConnection {
     }
 
     /// Connects `fd` (closing it on failure) and installs its sources.
-    private func connect(_ fd: Int32, to address: UnsafeMutablePointer<sockaddr>, length: socklen_t) async throws {
+    private func connect(_ fd: Int32, to address: SocketAddress) async throws {
         var rc: Int32
-        repeat { rc = Glibc.connect(fd, address, length) } while rc < 0 && errno == EINTR
+        repeat { rc = address.withSockaddr { Glibc.connect(fd, $0, $1) } } while rc < 0 && errno == EINTR
         let code = rc == 0 ? 0 : errno
         let handle = try makeHandle(fd)
         guard code == 0 || code == EINPROGRESS else {
             handle.cancel()
-            throw SocketErrno(code)
+            throw Errno(code)
         }
         socket = handle
         if code == EINPROGRESS {
@@ -176,7 +172,7 @@ actor TCPConnection {
             if error != 0 {
                 socket = nil
                 handle.cancel()
-                throw SocketErrno(error)
+                throw Errno(error)
             }
         }
         failure = nil
@@ -226,7 +222,7 @@ actor TCPConnection {
             switch errno {
             case EINTR: continue
             case EAGAIN, EWOULDBLOCK: return .wouldBlock
-            default: return .failed(.connectionLost(SocketErrno(errno).description))
+            default: return .failed(.connectionLost(Errno(errno).description))
             }
         }
     }

@@ -32,38 +32,28 @@ actor TCPListener {
     /// - Throws: ``WebSocketError/cannotListen(_:reason:)``.
     static func listen(host: String, port: UInt16, backlog: Int32 = 128) async throws(WebSocketError) -> TCPListener {
         let shown = host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
-        var hints = addrinfo()
-        hints.ai_family = AF_UNSPEC
-        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
-        hints.ai_flags = AI_PASSIVE | AI_NUMERICSERV
-        var list: UnsafeMutablePointer<addrinfo>?
-        let rc = getaddrinfo(host, String(port), &hints, &list)
-        guard rc == 0, let list else {
-            throw .cannotListen(shown, reason: "cannot resolve \(host): \(String(cString: gai_strerror(rc)))")
+        let addresses: [SocketAddress]
+        do {
+            addresses = try SocketAddress.resolve(host: host, port: port, .stream, .passive)
+        } catch {
+            throw .cannotListen(shown, reason: error.description)
         }
-        defer { freeaddrinfo(list) }
         var lastError = "no address"
-        var entry: UnsafeMutablePointer<addrinfo>? = list
-        while let info = entry {
-            entry = info.pointee.ai_next
-            let fd = Glibc.socket(
-                info.pointee.ai_family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-            guard fd >= 0 else {
-                lastError = SocketErrno(errno).description
+        for address in addresses {
+            let fd: Int32
+            do throws(Errno) {
+                fd = try address.openSocket(.stream, nonBlocking: true)
+                do {
+                    try address.bind(fd, listening: backlog)
+                } catch {
+                    Glibc.close(fd)
+                    throw error
+                }
+            } catch {
+                lastError = error.description
                 continue
             }
-            var one: Int32 = 1
-            _ = setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
-            guard bind(fd, info.pointee.ai_addr, info.pointee.ai_addrlen) == 0, Glibc.listen(fd, backlog) == 0 else {
-                lastError = SocketErrno(errno).description
-                Glibc.close(fd)
-                continue
-            }
-            var bound = sockaddr_storage()
-            var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
-            let actual = withUnsafeMutablePointer(to: &bound) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) == 0 ? Self.endpoint($0).port : 0 }
-            }
+            let actual = SocketAddress.local(of: fd)?.port ?? 0
             let listener = TCPListener(host: host, port: actual == 0 ? port : actual)
             do {
                 try await listener.install(fd)
@@ -121,13 +111,15 @@ actor TCPListener {
                 // accept4 is not in the Glibc module; nothing in these processes forks in between.
                 _ = fcntl(client, F_SETFD, FD_CLOEXEC)
                 _ = fcntl(client, F_SETFL, fcntl(client, F_GETFL) | O_NONBLOCK)
-                let peer = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Self.endpoint($0) } }
-                return (client, peer.host.contains(":") ? "[\(peer.host)]:\(peer.port)" : "\(peer.host):\(peer.port)")
+                let peer = withUnsafePointer(to: &address) {
+                    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { SocketAddress($0, length: length) }
+                }
+                return (client, peer.description)
             }
             switch errno {
             case EINTR, ECONNABORTED, EPROTO: continue
             case EAGAIN, EWOULDBLOCK: return nil
-            default: throw .connectionLost("cannot accept a connection: \(SocketErrno(errno))")
+            default: throw .connectionLost("cannot accept a connection: \(Errno(errno))")
             }
         }
     }
@@ -163,14 +155,4 @@ actor TCPListener {
         socket = nil
     }
 
-    /// The numeric host and the port of a socket address.
-    static func endpoint(_ address: UnsafePointer<sockaddr>) -> (host: String, port: UInt16) {
-        var host = [CChar](repeating: 0, count: Int(NI_MAXHOST))
-        var service = [CChar](repeating: 0, count: Int(NI_MAXSERV))
-        let length = socklen_t(address.pointee.sa_family == sa_family_t(AF_INET6) ? MemoryLayout<sockaddr_in6>.size : MemoryLayout<sockaddr_in>.size)
-        guard getnameinfo(address, length, &host, socklen_t(host.count), &service, socklen_t(service.count), NI_NUMERICHOST | NI_NUMERICSERV) == 0
-        else { return ("?", 0) }
-        func text(_ chars: [CChar]) -> String { String(decoding: chars.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) }
-        return (text(host), UInt16(text(service)) ?? 0)
-    }
 }

@@ -256,7 +256,7 @@ final class NewFile {
     init(_ path: String) throws(ControlError) {
         let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard fd >= 0 else {
-            let reason = FileDescriptorIO.describe(errno: errno)
+            let reason = Errno(errno).description
             throw ControlError.failure("cannot create \(Quoted(path)) (\(reason)); an existing file is never overwritten, and nothing was sent to the router")
         }
         self.path = path
@@ -267,7 +267,7 @@ final class NewFile {
 
     func write(_ text: String) throws(ControlError) {
         if let code = FileDescriptorIO.writeAll(Array(text.utf8), to: fd) {
-            throw ControlError.failure("cannot write \(Quoted(path)): \(FileDescriptorIO.describe(errno: code))")
+            throw ControlError.failure("cannot write \(Quoted(path)): \(Errno(code).description)")
         }
     }
 
