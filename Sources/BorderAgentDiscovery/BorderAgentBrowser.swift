@@ -36,7 +36,8 @@ public struct BorderAgentBrowser: Sendable {
         }
         let meshcop = await client.browse(.meshcop, bufferLimit: bufferLimit)
         let ephemeral = await client.browse(.meshcopEphemeral, bufferLimit: bufferLimit)
-        let (inputs, continuation) = AsyncStream.makeStream(of: Input.self)
+        // Bounded as the browses it merges are: newer events beyond what both would hold are dropped.
+        let (inputs, continuation) = AsyncStream.makeStream(of: Input.self, bufferingPolicy: .bufferingOldest(2 * bufferLimit))
         var table = BorderAgentTable()
         let clock = self.clock
         await withTaskGroup(of: Void.self) { group in

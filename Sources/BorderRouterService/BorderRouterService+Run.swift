@@ -13,7 +13,9 @@ extension BorderRouterService {
         guard case .idle = phase else {
             throw HomeError(.invalidState, "this border router service has already run; create another one")
         }
-        let (commands, continuation) = AsyncStream.makeStream(of: Command.self)
+        // Unbounded: one `adopt` per router added (none may be lost), the discovery's events (its own
+        // stream is bounded) and one failure; the loop takes each at once.
+        let (commands, continuation) = AsyncStream.makeStream(of: Command.self, bufferingPolicy: .unbounded)
         phase = .starting(continuation)
         defer { stop() }
         for router in routers.values { continuation.yield(.adopt(router)) }

@@ -51,7 +51,8 @@ actor CommissioningCoordinator {
         self.alarm = Alarm(clock: clock)
         self.logger = logger
         machine = CommissioningSessionMachine(sessionLifetime: sessionLifetime, backend: commissioner.backendName)
-        (jobs, jobContinuation) = AsyncStream.makeStream(of: Job.self)
+        // Unbounded: the machine asks for one job per session at a time (the next once the last is done).
+        (jobs, jobContinuation) = AsyncStream.makeStream(of: Job.self, bufferingPolicy: .unbounded)
     }
 
     /// Runs the commissioner's background part, the timer and the jobs until the task is cancelled (or
@@ -194,7 +195,8 @@ actor CommissioningCoordinator {
         case .commission(let ref, let request):
             // The commissioner reports stages from its own context; a stream keeps them in order, and
             // they are all taken in before its result.
-            let (updates, sink) = AsyncStream.makeStream(of: CommissionerProgress.self)
+            // Unbounded: one element per stage of one commissioning (a handful), none may be lost.
+            let (updates, sink) = AsyncStream.makeStream(of: CommissionerProgress.self, bufferingPolicy: .unbounded)
             async let reported: Void = { for await progress in updates { await self.progressed(ref, progress) } }()
             let result: Result<CommissionedNode, CommissionerError>
             do {

@@ -130,7 +130,8 @@ struct DBusChannel: RouterChannel {
     /// task is cancelled or the connection closes; the subscription survives agent restarts. Presence comes
     /// from the service's discovery of bus names.
     func observations() async -> AsyncStream<RouterObservation> {
-        let (stream, continuation) = AsyncStream.makeStream(of: RouterObservation.self)
+        // Role and dataset are state: a reader behind keeps the newest 16 observations.
+        let (stream, continuation) = AsyncStream.makeStream(of: RouterObservation.self, bufferingPolicy: .bufferingNewest(16))
         let changes: AgentEventStream<PropertyChange>
         do { changes = try await agent.propertyChanges() } catch {
             logger.info("could not follow the router's signals", [("agent", address), ("error", error.description)])

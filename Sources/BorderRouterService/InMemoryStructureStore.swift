@@ -90,7 +90,7 @@ public final class InMemoryStructureStore: StructureStore {
 
     public func policyStatusUpdates(of structure: StructureID) -> AttributeStream<[RouterPolicyStatus]> {
         guard let cell = entries.withLock({ $0[structure]?.policyStatus }) else {
-            let (stream, continuation) = AsyncStream.makeStream(of: [RouterPolicyStatus].self)
+            let (stream, continuation) = AsyncStream.makeStream(of: [RouterPolicyStatus].self, bufferingPolicy: .bufferingNewest(0))
             continuation.finish()
             return AttributeStream(stream)
         }
@@ -105,7 +105,7 @@ public final class InMemoryStructureStore: StructureStore {
         of structure: StructureID, _ transform: @escaping @Sendable (ThreadNetworkSettingsTrait.Attributes) -> T
     ) -> AttributeStream<T> {
         guard let cell = cell(structure) else {
-            let (stream, continuation) = AsyncStream.makeStream(of: T.self)
+            let (stream, continuation) = AsyncStream.makeStream(of: T.self, bufferingPolicy: .bufferingNewest(0))
             continuation.finish()
             return AttributeStream(stream)
         }

@@ -55,7 +55,7 @@ actor ManagedRouter: BorderRouterBackend {
     var agentInstance: String?
     let gate = FIFOGate()
     /// Finished when the router is removed (``remove()``).
-    nonisolated let removal = AsyncStream.makeStream(of: Void.self)
+    nonisolated let removal = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(0))
     nonisolated let presenceInbox: AsyncStream<AgentPresence>
     nonisolated let presenceContinuation: AsyncStream<AgentPresence>.Continuation
 
@@ -84,7 +84,9 @@ actor ManagedRouter: BorderRouterBackend {
             BorderRouterSummary(
                 id: id, interfaceName: interfaceName, transport: channel.transport, address: channel.address, borderAgentID: nil,
                 isOnline: false, agentInstance: nil, role: nil))
-        (presenceInbox, presenceContinuation) = AsyncStream.makeStream(of: AgentPresence.self)
+        // Presence is state: a follower behind a busy gate keeps the newest 16 changes (a new instance
+        // appearing ends a session as a vanish would), older ones of a crash-looping agent are dropped.
+        (presenceInbox, presenceContinuation) = AsyncStream.makeStream(of: AgentPresence.self, bufferingPolicy: .bufferingNewest(16))
     }
 
     // MARK: BorderRouterBackend, synchronous part

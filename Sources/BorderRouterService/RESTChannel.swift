@@ -179,7 +179,8 @@ actor RESTChannel: RouterChannel {
     /// Polls the agent every ``RESTTiming/pollInterval``: its role (which is its presence: an agent that
     /// does not answer is offline), its active dataset, and whether a key is active.
     func observations() async -> AsyncStream<RouterObservation> {
-        let (stream, continuation) = AsyncStream.makeStream(of: RouterObservation.self)
+        // At most four observations a poll, all state: a reader behind keeps the newest 16.
+        let (stream, continuation) = AsyncStream.makeStream(of: RouterObservation.self, bufferingPolicy: .bufferingNewest(16))
         let task = Task { [rest, timing, clock, instanceToken] in
             var wasOnline: Bool?
             while !Task.isCancelled {

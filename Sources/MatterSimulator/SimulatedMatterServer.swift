@@ -41,7 +41,9 @@ public actor SimulatedMatterServer {
         self.configuration = configuration
         self.clock = clock
         self.logger = logger
-        (jobs, jobContinuation) = AsyncStream.makeStream(of: (@Sendable () async -> Void).self)
+        // Unbounded: one job per command a client sent and has not had answered, as python-matter-server
+        // queues them; a simulator's clients are tests.
+        (jobs, jobContinuation) = AsyncStream.makeStream(of: (@Sendable () async -> Void).self, bufferingPolicy: .unbounded)
     }
 
     /// Runs the commands handed to it until the task is cancelled (each in a child task, so that
@@ -100,7 +102,8 @@ public actor SimulatedMatterServer {
 
     /// A stream that ends once no client is connected.
     private func noClientsSignal() -> AsyncStream<Void> {
-        let (stream, continuation) = AsyncStream.makeStream(of: Void.self)
+        // Nothing is ever yielded: the stream only ends.
+        let (stream, continuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(0))
         if clients.isEmpty { continuation.finish() } else { waitingForNoClients.append(continuation) }
         return stream
     }

@@ -21,7 +21,9 @@ extension DaemonRuntime {
         await mdns.start()
         let service = self.service
         let mdns = self.mdns
-        let (inputs, continuation) = AsyncStream.makeStream(of: AdvertisementInput.self)
+        // Each input carries the whole state it is about (the table of agents, a router's identity), so a
+        // follower 256 behind keeps the newest and loses only steps in between.
+        let (inputs, continuation) = AsyncStream.makeStream(of: AdvertisementInput.self, bufferingPolicy: .bufferingNewest(256))
         await withTaskGroup(of: Void.self) { group in
             group.addTask {
                 await BorderAgentBrowser(client: mdns).run { event, table in continuation.yield(.agents(event, table)) }

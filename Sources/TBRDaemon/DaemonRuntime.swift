@@ -28,7 +28,8 @@ actor DaemonRuntime {
     /// Router properties read from the agents, served for up to a second; the last ones while offline.
     let infoCache: RouterInfoCache
     /// Routers whose summary changes are to be followed (fed by exportRouter, drained by followSummaries).
-    let newRouters = AsyncStream.makeStream(of: DeviceID.self)
+    /// Unbounded: one element per router added, none may be lost.
+    let newRouters = AsyncStream.makeStream(of: DeviceID.self, bufferingPolicy: .unbounded)
     /// avahi-daemon, for the Border Agents on the network (DaemonRuntime+MDNS.swift).
     let mdns: MDNSClient
     /// The names the routers advertise over mDNS, as the service reads them.

@@ -84,7 +84,7 @@ final class PersistentStructureStore: StructureStore {
     func policyStatusUpdates(of structure: StructureID) -> AttributeStream<[RouterPolicyStatus]> {
         guard let cell = statusCells.withLock({ $0[structure] }) ?? (cells.withLock({ $0[structure] }) != nil ? loadedStatusCell(structure, []) : nil)
         else {
-            let (stream, continuation) = AsyncStream.makeStream(of: [RouterPolicyStatus].self)
+            let (stream, continuation) = AsyncStream.makeStream(of: [RouterPolicyStatus].self, bufferingPolicy: .bufferingNewest(0))
             continuation.finish()
             return AttributeStream(stream)
         }
@@ -99,7 +99,7 @@ final class PersistentStructureStore: StructureStore {
         of structure: StructureID, _ transform: @escaping @Sendable (ThreadNetworkSettingsTrait.Attributes) -> T
     ) -> AttributeStream<T> {
         guard let cell = cells.withLock({ $0[structure] }) else {
-            let (stream, continuation) = AsyncStream.makeStream(of: T.self)
+            let (stream, continuation) = AsyncStream.makeStream(of: T.self, bufferingPolicy: .bufferingNewest(0))
             continuation.finish()
             return AttributeStream(stream)
         }

@@ -1,7 +1,10 @@
-/// One-shot answers by key: the one way in tbrd for a task to wait for an answer that another context
+/// One-shot answers by key: the one way in tbrd for a task to wait for an answer that another task
 /// delivers, in either order. The commands sent to python-matter-server (by message id) and the calls
 /// waiting for its connection, the `complete` calls of the commissioning sessions, the replies of one
-/// `callInOrder` on the bus and the simulated agent's delayed D-Bus replies all wait in one.
+/// `callInOrder` on the bus, the simulated agent's delayed D-Bus replies, tbrd's `CallGate` and the
+/// turns of ``FIFOGate`` and the waiters of ``Latch`` all wait in one. (otbr-sim's HTTP server hands a
+/// response from a task to libmicrohttpd's connection thread, which blocks on a semaphore: a thread,
+/// not a task, waits there.)
 ///
 /// A slot is opened with ``expect(_:)`` before the answer can come (before the command is sent); from
 /// then on ``deliver(_:to:)`` may come before or after ``wait(for:)``: an early answer is kept for the

@@ -1,6 +1,9 @@
-/// Work bounded in time on an injected clock: the one race of work against a deadline in tbrd. A
-/// commissioner's commands and connection, `LeaveNetwork`'s wait for the agent to come back, tbrd's
-/// wait for the calls in flight at shutdown and tbrctl's `--timeout` all go through it.
+/// Work bounded in time on an injected clock: the one race of async work against a deadline in tbrd,
+/// its simulators and tests. A commissioner's commands and connection, `LeaveNetwork`'s wait for the
+/// agent to come back, tbrd's wait for the calls in flight at shutdown, a migration's wait for each
+/// router, tbrctl's `--timeout`s, ``Alarm``'s sleep and the tests' `withTimeout` and `collect` all go
+/// through it. (Code that blocks a thread on purpose, `Subprocess` and the DTLS session, bounds its
+/// `poll(2)` instead.)
 public enum TimeLimit {
     /// How bounded work ended.
     public enum Outcome<Value: Sendable>: Sendable {

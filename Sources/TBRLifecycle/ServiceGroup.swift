@@ -28,11 +28,16 @@ public final class ServiceGroup: Sendable {
     private let events: AsyncStream<Event>
     private let mailbox: AsyncStream<Event>.Continuation
     private let started = Locked(false)
+    /// Whether ``triggerGracefulShutdown()`` was called (it posts once).
+    private let shutdownRequested = Locked(false)
 
     /// A group of `configuration.services`.
     public init(configuration: ServiceGroupConfiguration) {
         self.configuration = configuration
-        (events, mailbox) = AsyncStream.makeStream(of: Event.self)
+        // Unbounded, and small by construction: one `finished` per service, one shutdown request (see
+        // triggerGracefulShutdown), one timeout, and the signals, which the loop takes as they come (it
+        // waits on nothing else). Dropping any of them could leave the group running forever.
+        (events, mailbox) = AsyncStream.makeStream(of: Event.self, bufferingPolicy: .unbounded)
     }
 
     /// A group of `services` with the default behaviours (see ``ServiceConfiguration``), shut down
@@ -52,7 +57,11 @@ public final class ServiceGroup: Sendable {
     /// Starts a graceful shutdown, as a shutdown signal would (but never escalates to cancellation).
     /// Callable from anywhere, before or during ``run()``.
     public func triggerGracefulShutdown() {
-        mailbox.yield(.shutdownRequested)
+        let first = shutdownRequested.withLock { requested in
+            defer { requested = true }
+            return !requested
+        }
+        if first { mailbox.yield(.shutdownRequested) }
     }
 
     /// Runs every service until all have ended (see the type's description).

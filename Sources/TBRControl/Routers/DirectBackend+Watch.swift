@@ -1,3 +1,4 @@
+import TBRFoundation
 import BorderRouterService
 import DeviceModel
 import FoundationEssentials
@@ -52,16 +53,17 @@ extension DirectBackend {
             "watching \(baselines.keys.sorted().map(\.rawValue).joined(separator: ", ")) without tbrd: keys are noticed "
                 + "from telemetry within 0.5 s (not those started before now), sequence numbers are this process's own")
 
-        let (inputs, continuation) = AsyncStream.makeStream(of: Input.self)
+        let inbox = Inbox<Input>(capacity: 1024)
+        let inputs = inbox.stream
         let service = self.service
         let start = baselines
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
-                for await event in events { continuation.yield(.event(event)) }
+                for await event in events { inbox.post(.event(event)) }
             }
             group.addTask {
                 try await Self.pollActivations(service: service, baselines: start) { id, at in
-                    continuation.yield(.noticed(id, at))
+                    inbox.post(.noticed(id, at))
                 }
             }
             defer { group.cancelAll() }
@@ -86,6 +88,8 @@ extension DirectBackend {
                 numbered.sequence = sequence
                 guard try onEvent(numbered) else { return }
             }
+            // Only a full inbox ends the inputs.
+            throw ControlError.unavailable("fell more than \(inbox.capacity) events behind; the watch stops")
         }
     }
 

@@ -1,3 +1,4 @@
+import TBRFoundation
 import TBRDBusAPI
 import DBus
 import DeviceModel
@@ -12,6 +13,9 @@ extension TbrdBackend {
         case owner(String?)
         case ended((any Error)?)
     }
+
+    /// Signals an `epskc watch` holds for a slow reader before it stops.
+    static var watchBacklog: Int { 1024 }
 
     func watchEpskc(
         router: RouterRef?, since: UInt64?, notes: CommandContext, onEvent: (EpskcWatchEvent) throws -> Bool
@@ -29,18 +33,21 @@ extension TbrdBackend {
         } catch {
             throw ErrorMapping.controlError(error, doing: "subscribing to tbrd's ePSKc signals")
         }
-        let (inputs, continuation) = AsyncStream.makeStream(of: Input.self)
+        // Signals that come while the journal is replayed, or while the output is slow to take them, wait
+        // here; past `watchBacklog` the watch ends and says from where to go on.
+        let inbox = Inbox<Input>(capacity: Self.watchBacklog)
+        let inputs = inbox.stream
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
                 do {
-                    for try await signal in signals { continuation.yield(.signal(signal)) }
-                    continuation.yield(.ended(nil))
+                    for try await signal in signals { inbox.post(.signal(signal)) }
+                    inbox.post(.ended(nil))
                 } catch {
-                    continuation.yield(.ended(error))
+                    inbox.post(.ended(error))
                 }
             }
             group.addTask {
-                for try await change in owners { continuation.yield(.owner(change.newOwner)) }
+                for try await change in owners { inbox.post(.owner(change.newOwner)) }
             }
             defer { group.cancelAll() }
 
@@ -84,6 +91,9 @@ extension TbrdBackend {
                         "lost tbrd's ePSKc signals: \(error.map { "\($0)" } ?? "the connection to the bus closed")")
                 }
             }
+            // Only a full inbox ends the inputs.
+            throw ControlError.unavailable(
+                "fell more than \(Self.watchBacklog) signals behind tbrd; go on with 'tbrctl epskc watch --since \(last)'")
         }
     }
 
