@@ -33,3 +33,13 @@ extension EpskcDirective {
         }
     }
 }
+
+/// How an ePSKc command goes to the agent, as the machine decides it: ``before`` is carried out first,
+/// then the command is sent, in one exchange with a telemetry read ahead of it when ``readingFirst``
+/// (the read's outcome goes to ``EpskcSessionMachine/telemetryRead(_:now:)`` before the command's).
+struct EpskcCommandPlan: Hashable, Sendable {
+    /// Directives to carry out before the command.
+    var before: [EpskcDirective]
+    /// Whether the agent's telemetry is read just before the command, in the same exchange.
+    var readingFirst: Bool
+}

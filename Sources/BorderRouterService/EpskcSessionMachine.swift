@@ -53,9 +53,11 @@ struct EpskcSessionMachine: Sendable {
 
     /// `activateEpskcMode` is about to call the agent: reads telemetry first (when worth it) for the new
     /// session's baseline, which also settles an open session whose key ended by itself.
-    mutating func activationRequested() -> [EpskcDirective] {
+    mutating func activationRequested() -> EpskcCommandPlan {
         command = .activating(baseline: nil)
-        return readsTelemetry ? awaitReading(.activationBaseline) : [schedule()]
+        guard readsTelemetry else { return EpskcCommandPlan(before: [schedule()], readingFirst: false) }
+        awaiting = .activationBaseline
+        return EpskcCommandPlan(before: [], readingFirst: true)
     }
 
     /// The agent refused the key (or could not be asked): nothing starts.
@@ -85,10 +87,11 @@ struct EpskcSessionMachine: Sendable {
 
     /// `deactivateEpskcMode` is about to call the agent: reads telemetry first (when worth it), so a key
     /// that already ended by itself keeps the reason the router gives.
-    mutating func deactivationRequested(retainActiveSession: Bool) -> [EpskcDirective] {
+    mutating func deactivationRequested(retainActiveSession: Bool) -> EpskcCommandPlan {
         command = .deactivating(retainActiveSession: retainActiveSession)
-        guard session != nil, readsTelemetry else { return [schedule()] }
-        return awaitReading(.deactivationCheck)
+        guard session != nil, readsTelemetry else { return EpskcCommandPlan(before: [schedule()], readingFirst: false) }
+        awaiting = .deactivationCheck
+        return EpskcCommandPlan(before: [], readingFirst: true)
     }
 
     /// The agent refused to deactivate: the session stays as it was.

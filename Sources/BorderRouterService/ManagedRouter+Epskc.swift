@@ -19,11 +19,10 @@ extension ManagedRouter {
     }
 
     private func activateLocked(seconds: Int) async -> ActivateResponse {
-        let before = machine.activationRequested()
-        let readingFirst = before.last == .readTelemetry
-        // The baseline read and the activation leave together; the agent answers the read first.
-        await perform(readingFirst ? Array(before.dropLast()) : before)
-        let (read, activation) = await channel.activateEpskc(lifetime: .seconds(seconds), readingFirst: readingFirst)
+        let plan = machine.activationRequested()
+        await perform(plan.before)
+        // A baseline read and the activation leave together; the agent answers the read first.
+        let (read, activation) = await channel.activateEpskc(lifetime: .seconds(seconds), readingFirst: plan.readingFirst)
         if let read { await perform(machine.telemetryRead(read, now: clock.now())) }
         let key: EphemeralKey
         do {
@@ -69,11 +68,10 @@ extension ManagedRouter {
     }
 
     private func deactivateLocked(retainActiveSession: Bool) async -> Result<Void, HomeError> {
-        let before = machine.deactivationRequested(retainActiveSession: retainActiveSession)
-        let readingFirst = before.last == .readTelemetry
+        let plan = machine.deactivationRequested(retainActiveSession: retainActiveSession)
+        await perform(plan.before)
         // As for activation: the check and the call in one round trip, the read answered first.
-        await perform(readingFirst ? Array(before.dropLast()) : before)
-        let (read, deactivation) = await channel.deactivateEpskc(retainActiveSession: retainActiveSession, readingFirst: readingFirst)
+        let (read, deactivation) = await channel.deactivateEpskc(retainActiveSession: retainActiveSession, readingFirst: plan.readingFirst)
         if let read { await perform(machine.telemetryRead(read, now: clock.now())) }
         do {
             try deactivation.get()

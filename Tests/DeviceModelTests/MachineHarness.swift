@@ -73,10 +73,10 @@ struct MachineHarness {
         let wantsRead = machine.readsTelemetry
         let first = machine.activationRequested()
         if wantsRead {
-            #expect(first == [.readTelemetry], sourceLocation: sourceLocation)
+            #expect(first == EpskcCommandPlan(before: [], readingFirst: true), sourceLocation: sourceLocation)
             #expect(machine.telemetryRead(baseline, now: now) == [.cancelWake], sourceLocation: sourceLocation)
         } else {
-            #expect(first == [.cancelWake], sourceLocation: sourceLocation)
+            #expect(first == EpskcCommandPlan(before: [.cancelWake], readingFirst: false), sourceLocation: sourceLocation)
         }
         let grant = EpskcSessionMachine.Grant(id: .random(), validSeconds: seconds, now: now, wall: wall)
         let directives = machine.activationSucceeded(grant)

@@ -83,7 +83,7 @@ import Testing
     @Test func aDeactivationByTbrdIsCancelledWhateverTheStateSays() throws {
         var rig = Rig()
         _ = rig.open(seconds: 60)
-        #expect(rig.h.machine.deactivationRequested(retainActiveSession: false) == [.readTelemetry])
+        #expect(rig.h.machine.deactivationRequested(retainActiveSession: false) == EpskcCommandPlan(before: [], readingFirst: true))
         _ = rig.h.machine.telemetryRead(rig.read(.started), now: rig.h.now)
         let end = try #require(rig.h.machine.deactivationSucceeded(now: rig.h.now).ended)
         #expect(end.reason == .cancelled)
@@ -94,7 +94,7 @@ extension RESTKeyEvidenceTests {
     @Test func aKeySeenByAPollJustBeforeTbrdDeletedItOpensNoSessionAfterItsEnd() throws {
         var rig = Rig()
         _ = rig.open(seconds: 60)
-        #expect(rig.h.machine.deactivationRequested(retainActiveSession: false) == [.readTelemetry])
+        #expect(rig.h.machine.deactivationRequested(retainActiveSession: false) == EpskcCommandPlan(before: [], readingFirst: true))
         _ = rig.h.machine.telemetryRead(rig.read(.started), now: rig.h.now)
         #expect(rig.h.machine.deactivationSucceeded(now: rig.h.now).ended?.reason == .cancelled)
         // The poll that saw the key started is handled now: the machine reads the state, which says no key.

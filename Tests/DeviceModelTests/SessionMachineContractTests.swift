@@ -46,6 +46,12 @@ import Testing
         }
 
         /// Carries out `directives` as ``ManagedRouter/perform(_:)`` does, checking each batch.
+        /// A command's plan, as the router carries it out: its directives, then the read that goes
+        /// with the command, if any (the same rules hold as for directives ending in a read).
+        mutating func perform(_ plan: EpskcCommandPlan, after input: String) {
+            perform(plan.before + (plan.readingFirst ? [.readTelemetry] : []), after: input)
+        }
+
         mutating func perform(_ directives: [EpskcDirective], after input: String) {
             guard let last = directives.last else { return issues.append("\(input): no directives") }
             if directives.dropLast().contains(.readTelemetry) { issues.append("\(input): a read before other directives") }

@@ -93,7 +93,7 @@ import Testing
         _ = try r.machine.restore(record, now: r.now, wall: r.wall)
         #expect(r.machine.record?.validDurationSeconds == 0 && r.machine.record?.sessionID == start.sessionID)
         // tbrd's own deactivate ends it as cancelled.
-        #expect(r.machine.deactivationRequested(retainActiveSession: false) == [.wake(at: r.later(.seconds(600) + .milliseconds(250)))])
+        #expect(r.machine.deactivationRequested(retainActiveSession: false) == EpskcCommandPlan(before: [.wake(at: r.later(.seconds(600) + .milliseconds(250)))], readingFirst: false))
         let end = try #require(r.machine.deactivationSucceeded(now: r.now).ended)
         #expect(end.reason == .cancelled)
     }

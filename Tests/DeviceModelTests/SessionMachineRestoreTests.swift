@@ -112,7 +112,7 @@ import Testing
         // Off the bus, nothing is read; the agent's return is a new instance, asked about telemetry afresh.
         #expect(h.machine.readsTelemetry == false)
         #expect(h.machine.agentAppeared(instance: ":1.8", now: h.now) == [.cancelWake])
-        #expect(h.machine.activationRequested() == [.readTelemetry])
+        #expect(h.machine.activationRequested() == EpskcCommandPlan(before: [], readingFirst: true))
 
         // Vanishing after the deadline (the expiry not yet noticed) is expired.
         var late = MachineHarness()
@@ -128,7 +128,7 @@ import Testing
         let end = try #require(h.machine.agentAppeared(instance: ":1.6", now: h.now).ended)
         #expect(end.detectedBy == .routerRestarted)
         #expect(h.machine.telemetryAvailable == nil)
-        #expect(h.machine.activationRequested() == [.readTelemetry])
+        #expect(h.machine.activationRequested() == EpskcCommandPlan(before: [], readingFirst: true))
     }
 
     @Test func theSameInstanceAgainChangesNothing() throws {

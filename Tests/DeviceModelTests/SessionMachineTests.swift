@@ -12,7 +12,7 @@ import Testing
         #expect(h.machine.timerFired(now: h.now) == [.cancelWake])
         #expect(h.machine.serviceWithdrawn(at: h.now, now: h.now) == [.cancelWake])
         // Deactivating with no session open asks the agent without reading telemetry, and reports nothing.
-        #expect(h.machine.deactivationRequested(retainActiveSession: false) == [.cancelWake])
+        #expect(h.machine.deactivationRequested(retainActiveSession: false) == EpskcCommandPlan(before: [.cancelWake], readingFirst: false))
         #expect(h.machine.deactivationSucceeded(now: h.now) == [.cancelWake])
         // A reading that arrives anyway (a journey of a key someone else started) ends nothing.
         #expect(h.machine.telemetryRead(reading(counters(), journey(.epskcTimeout)), now: h.now) == [.cancelWake])
@@ -43,7 +43,7 @@ import Testing
 
     @Test func aRefusedActivationStartsNothing() {
         var h = MachineHarness()
-        #expect(h.machine.activationRequested() == [.readTelemetry])
+        #expect(h.machine.activationRequested() == EpskcCommandPlan(before: [], readingFirst: true))
         #expect(h.machine.telemetryRead(reading(), now: h.now) == [.cancelWake])
         #expect(h.machine.activationFailed() == [.cancelWake])
         #expect(h.machine.session == nil && h.machine.record == nil)
@@ -57,7 +57,7 @@ import Testing
         #expect(h.machine.record?.telemetryBaseline == nil)
         h.advance(.seconds(1))
         #expect(h.machine.timerFired(now: h.now) == [.wake(at: h.later(.milliseconds(9_250)))])
-        #expect(h.machine.deactivationRequested(retainActiveSession: false) == [.wake(at: h.later(.milliseconds(9_250)))])
+        #expect(h.machine.deactivationRequested(retainActiveSession: false) == EpskcCommandPlan(before: [.wake(at: h.later(.milliseconds(9_250)))], readingFirst: false))
         #expect(h.machine.deactivationFailed() == [.wake(at: h.later(.milliseconds(9_250)))])
         // The deadline and its grace pass: expired at the deadline, without a last read.
         h.advance(.milliseconds(9_250))
@@ -66,7 +66,7 @@ import Testing
         #expect(end.deactivatedAt == start.activatedAt.advanced(by: .seconds(10)))
         #expect(end.detectedAt == start.activatedAt.advanced(by: .milliseconds(10_250)))
         // The next activation reads nothing either.
-        #expect(h.machine.activationRequested() == [.cancelWake])
+        #expect(h.machine.activationRequested() == EpskcCommandPlan(before: [.cancelWake], readingFirst: false))
     }
 
     @Test func aFailedReadLearnsNothingAndTheDeadlineStillApplies() throws {
@@ -97,7 +97,7 @@ import Testing
         // Nothing that comes later ends it again, and nothing more is scheduled.
         #expect(h.machine.timerFired(now: h.now) == [.cancelWake])
         #expect(h.machine.telemetryRead(reading(counters { $0.epskcDeactivationClears = 1 }), now: h.now) == [.cancelWake])
-        #expect(h.machine.deactivationRequested(retainActiveSession: false) == [.cancelWake])
+        #expect(h.machine.deactivationRequested(retainActiveSession: false) == EpskcCommandPlan(before: [.cancelWake], readingFirst: false))
         #expect(h.machine.deactivationSucceeded(now: h.now) == [.cancelWake])
         #expect(h.machine.agentVanished(now: h.now) == [.cancelWake])
         #expect(h.machine.serviceWithdrawn(at: h.now, now: h.now) == [.cancelWake])
@@ -108,7 +108,7 @@ import Testing
         let start = h.open(seconds: 120)
         let opened = h.now
         h.advance(.seconds(3))
-        #expect(h.machine.deactivationRequested(retainActiveSession: false) == [.readTelemetry])
+        #expect(h.machine.deactivationRequested(retainActiveSession: false) == EpskcCommandPlan(before: [], readingFirst: true))
         // The check is no poll: the poll that was due stays due.
         #expect(h.machine.telemetryRead(reading(), now: h.now) == [.wake(at: opened.advanced(by: .milliseconds(250)))])
         h.advance(.milliseconds(20))
@@ -125,7 +125,7 @@ import Testing
         var h = MachineHarness()
         h.open(seconds: 60)
         h.advance(.seconds(2))
-        #expect(h.machine.deactivationRequested(retainActiveSession: false) == [.readTelemetry])
+        #expect(h.machine.deactivationRequested(retainActiveSession: false) == EpskcCommandPlan(before: [], readingFirst: true))
         let end = try #require(
             h.machine.telemetryRead(reading(counters { $0.epskcDeactivationMaxAttempts = 1 }, journey(.maxAttempts)), now: h.now).ended)
         #expect(end.reason == .cancelled && end.detail == .tooManyAttempts && end.detectedBy == .telemetry)
@@ -136,7 +136,7 @@ import Testing
     @Test func aRefusedDeactivateLeavesTheSessionOpen() throws {
         var h = MachineHarness()
         let start = h.open(seconds: 60)
-        #expect(h.machine.deactivationRequested(retainActiveSession: false) == [.readTelemetry])
+        #expect(h.machine.deactivationRequested(retainActiveSession: false) == EpskcCommandPlan(before: [], readingFirst: true))
         #expect(h.machine.telemetryRead(reading(), now: h.now) == [.wake(at: h.later(.milliseconds(250)))])
         #expect(h.machine.deactivationFailed() == [.wake(at: h.later(.milliseconds(250)))])
         #expect(h.machine.session?.id == start.sessionID)
@@ -150,7 +150,7 @@ import Testing
         let connected = counters { $0.epskcSecureSessionSuccesses = 1 }
         #expect(h.poll(reading(connected)) == [.wake(at: h.later(.milliseconds(250)))])
         h.advance(.milliseconds(100))
-        #expect(h.machine.deactivationRequested(retainActiveSession: true) == [.readTelemetry])
+        #expect(h.machine.deactivationRequested(retainActiveSession: true) == EpskcCommandPlan(before: [], readingFirst: true))
         #expect(h.machine.telemetryRead(reading(connected), now: h.now) == [.wake(at: h.later(.milliseconds(150)))])
         // The agent kept the key: the reading after the call shows it still active, so the session stays open.
         #expect(h.machine.deactivationSucceeded(now: h.now) == [.readTelemetry])
@@ -167,7 +167,7 @@ import Testing
     @Test func retainingWithNobodyConnectedEndsTheWayTheRouterSays() throws {
         var h = MachineHarness()
         h.open(seconds: 60)
-        #expect(h.machine.deactivationRequested(retainActiveSession: true) == [.readTelemetry])
+        #expect(h.machine.deactivationRequested(retainActiveSession: true) == EpskcCommandPlan(before: [], readingFirst: true))
         #expect(h.machine.telemetryRead(reading(), now: h.now).ended == nil)
         #expect(h.machine.deactivationSucceeded(now: h.now) == [.readTelemetry])
         let directives = h.machine.telemetryRead(reading(counters { $0.epskcDeactivationClears = 1 }, journey(.localClose, lived: 0)), now: h.now)
@@ -180,7 +180,7 @@ import Testing
         // Known to lack telemetry: no read at all, the call ends it.
         var h = MachineHarness()
         h.open(seconds: 60, baseline: .unavailable)
-        #expect(h.machine.deactivationRequested(retainActiveSession: true).last?.isTimer == true)
+        #expect(h.machine.deactivationRequested(retainActiveSession: true).before.last?.isTimer == true)
         let end = try #require(h.machine.deactivationSucceeded(now: h.now).ended)
         #expect(end.reason == .cancelled && end.detectedBy == .deactivateCall)
 
@@ -189,7 +189,7 @@ import Testing
         var u = MachineHarness()
         let start = u.open(seconds: 60, baseline: .failed)
         #expect(u.machine.telemetryAvailable == nil)
-        #expect(u.machine.deactivationRequested(retainActiveSession: true) == [.readTelemetry])
+        #expect(u.machine.deactivationRequested(retainActiveSession: true) == EpskcCommandPlan(before: [], readingFirst: true))
         #expect(u.machine.telemetryRead(.failed, now: u.now).ended == nil)
         let replied = u.now
         #expect(u.machine.deactivationSucceeded(now: replied) == [.readTelemetry])
@@ -203,7 +203,7 @@ import Testing
         var h = MachineHarness()
         let old = h.open(seconds: 60, baseline: .unavailable)
         h.advance(.seconds(5))
-        #expect(h.machine.activationRequested() == [.wake(at: h.later(.milliseconds(55_250)))])
+        #expect(h.machine.activationRequested() == EpskcCommandPlan(before: [.wake(at: h.later(.milliseconds(55_250)))], readingFirst: false))
         let grant = EpskcSessionMachine.Grant(id: .random(), validSeconds: 30, now: h.now, wall: h.wall)
         let directives = h.machine.activationSucceeded(grant)
         #expect(directives.events.count == 2 && directives.last == .wake(at: h.later(.milliseconds(30_250))))
@@ -219,7 +219,7 @@ import Testing
         let old = h.open(seconds: 60)
         h.advance(.seconds(5))
         // The baseline read shows nothing, yet the agent grants a new key: the old one had ended.
-        #expect(h.machine.activationRequested() == [.readTelemetry])
+        #expect(h.machine.activationRequested() == EpskcCommandPlan(before: [], readingFirst: true))
         #expect(h.machine.telemetryRead(reading(), now: h.now).ended == nil)
         let grant = EpskcSessionMachine.Grant(id: .random(), validSeconds: 30, now: h.now, wall: h.wall)
         #expect(h.machine.activationSucceeded(grant) == [.readTelemetry])
