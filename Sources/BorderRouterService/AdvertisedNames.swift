@@ -23,3 +23,13 @@ public protocol AdvertisedNamesSource: Sendable {
     /// services by Border Agent ID, on this host or another).
     func advertisedNames(of id: DeviceID) async -> AdvertisedNames?
 }
+
+/// No mDNS browser: routers' advertised names stay unknown (the configuration's names, if any, are
+/// shown). The default source of ``BorderRouterService``.
+public struct NoAdvertisedNames: AdvertisedNamesSource {
+    /// The source that knows no names.
+    public init() {}
+
+    /// Nil: no name is known.
+    public func advertisedNames(of id: DeviceID) async -> AdvertisedNames? { nil }
+}

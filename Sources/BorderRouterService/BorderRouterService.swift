@@ -32,8 +32,8 @@ public actor BorderRouterService: HomeBackend {
     public nonisolated let firewall: any HostFirewall
     nonisolated let clock: any TBRClock
     nonisolated let logger: Logger
-    nonisolated let sink: (any EpskcEventSink)?
-    nonisolated let advertisedNames: (any AdvertisedNamesSource)?
+    nonisolated let sink: any EpskcEventSink
+    nonisolated let advertisedNames: any AdvertisedNamesSource
     nonisolated let epskcBroadcaster = EventBroadcaster<EpskcEvent>()
     /// The commissioner of Matter devices (BorderRouterService+Commissioning.swift; ``MatterCommissioner/NoCommissioner``:
     /// none, and the commissioning calls answer `notSupported`).
@@ -73,9 +73,11 @@ public actor BorderRouterService: HomeBackend {
     ///   - configuration: per-router facts and timing.
     ///   - clock: where time comes from (the session deadlines and polls).
     ///   - logger: where the service logs (never keys or datasets).
-    ///   - eventSink: the journal that records each ePSKc event before it is streamed.
+    ///   - eventSink: the journal that records each ePSKc event before it is streamed; ``NoEventJournal``
+    ///     (the default): events are streamed at once, unnumbered.
     ///   - structureStore: where structures are kept (default: in memory).
-    ///   - advertisedNames: where routers' advertised vendor and product names come from.
+    ///   - advertisedNames: where routers' advertised vendor and product names come from;
+    ///     ``NoAdvertisedNames`` (the default): none are known.
     ///   - firewall: the host firewall of the internet-access policy (tbrd passes ``Firewall/NFTables``);
     ///     ``NoHostFirewall`` (the default): only NAT64 and DHCPv6-PD are managed, on the agents.
     ///   - commissioner: the Matter commissioner devices are handed to; ``MatterCommissioner/NoCommissioner``
@@ -83,8 +85,8 @@ public actor BorderRouterService: HomeBackend {
     ///   - matterNodes: where commissioned nodes are recorded (default: in memory).
     public init(
         connection: Connection, configuration: BorderRouterServiceConfiguration = BorderRouterServiceConfiguration(),
-        clock: any TBRClock = SystemClock(), logger: Logger = .disabled, eventSink: (any EpskcEventSink)? = nil,
-        structureStore: any StructureStore = InMemoryStructureStore(), advertisedNames: (any AdvertisedNamesSource)? = nil,
+        clock: any TBRClock = SystemClock(), logger: Logger = .disabled, eventSink: any EpskcEventSink = NoEventJournal(),
+        structureStore: any StructureStore = InMemoryStructureStore(), advertisedNames: any AdvertisedNamesSource = NoAdvertisedNames(),
         firewall: any HostFirewall = NoHostFirewall(), commissioner: any Commissioner = NoCommissioner(),
         matterNodes: any MatterNodeStore = InMemoryMatterNodeStore()
     ) {

@@ -16,3 +16,13 @@ public protocol EpskcEventSink: Sendable {
     ///   session open, and a restarted service closes it from the agent's state.
     func journal(_ event: EpskcEvent, restoreRecord: EpskcSessionRecord?) async throws -> UInt64?
 }
+
+/// No journal: events are not numbered and are streamed at once (a service without a state database,
+/// as in tests and `tbrctl` without tbrd). The default sink of ``BorderRouterService``.
+public struct NoEventJournal: EpskcEventSink {
+    /// The sink that records nothing.
+    public init() {}
+
+    /// Records nothing and gives no sequence number.
+    public func journal(_ event: EpskcEvent, restoreRecord: EpskcSessionRecord?) async throws -> UInt64? { nil }
+}

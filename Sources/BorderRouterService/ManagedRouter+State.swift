@@ -88,7 +88,7 @@ extension ManagedRouter {
 
     /// Basic information: names from configuration, else advertised; ids from configuration only.
     private func refreshNames() async {
-        let advertised = await advertisedNames?.advertisedNames(of: deviceID)
+        let advertised = await advertisedNames.advertisedNames(of: deviceID)
         let configuration = self.configuration
         basicCell.update {
             $0.vendorName = configuration.vendorName ?? advertised?.vendorName ?? $0.vendorName

@@ -23,8 +23,8 @@ actor ManagedRouter: BorderRouterBackend {
     let leaveTimeout: Duration
     nonisolated let clock: any TBRClock
     let logger: Logger
-    let sink: (any EpskcEventSink)?
-    let advertisedNames: (any AdvertisedNamesSource)?
+    let sink: any EpskcEventSink
+    let advertisedNames: any AdvertisedNamesSource
     let serviceEvents: EventBroadcaster<EpskcEvent>
     let registryEvents: EventBroadcaster<RouterRegistryEvent>
 
@@ -61,7 +61,7 @@ actor ManagedRouter: BorderRouterBackend {
 
     init(
         id: DeviceID, interfaceName: ThreadInterfaceName?, channel: any RouterChannel, configuration: BorderRouterServiceConfiguration,
-        clock: any TBRClock, logger: Logger, sink: (any EpskcEventSink)?, advertisedNames: (any AdvertisedNamesSource)?,
+        clock: any TBRClock, logger: Logger, sink: any EpskcEventSink, advertisedNames: any AdvertisedNamesSource,
         serviceEvents: EventBroadcaster<EpskcEvent>, registryEvents: EventBroadcaster<RouterRegistryEvent>
     ) {
         self.deviceID = id
@@ -181,25 +181,23 @@ actor ManagedRouter: BorderRouterBackend {
     /// journalled first, so the journal keeps the order events happened in.
     func publish(_ event: EpskcEvent, restoreRecord: EpskcSessionRecord?) async {
         var event = event
-        if let sink {
-            await flushPendingEnds()
-            do {
-                guard pendingEnds.isEmpty else { throw JournalBlocked() }
-                event.sequenceNumber = try await sink.journal(event, restoreRecord: restoreRecord)
-            } catch {
-                switch event {
-                case .activated(let e):
-                    unrecordedActivation = (e.sessionID, "\(error)")
-                    logger.error("ePSKc start not recorded; the key is withdrawn", [("router", deviceID.rawValue), ("error", "\(error)")])
-                case .deactivated(let e):
-                    pendingEnds.append(event)
-                    scheduleJournalRetry()
-                    logger.error(
-                        "ePSKc end not recorded yet; it is journalled, then signalled, as soon as a write succeeds",
-                        [("router", deviceID.rawValue), ("session", e.sessionID.rawValue), ("error", "\(error)")])
-                }
-                return
+        await flushPendingEnds()
+        do {
+            guard pendingEnds.isEmpty else { throw JournalBlocked() }
+            event.sequenceNumber = try await sink.journal(event, restoreRecord: restoreRecord)
+        } catch {
+            switch event {
+            case .activated(let e):
+                unrecordedActivation = (e.sessionID, "\(error)")
+                logger.error("ePSKc start not recorded; the key is withdrawn", [("router", deviceID.rawValue), ("error", "\(error)")])
+            case .deactivated(let e):
+                pendingEnds.append(event)
+                scheduleJournalRetry()
+                logger.error(
+                    "ePSKc end not recorded yet; it is journalled, then signalled, as soon as a write succeeds",
+                    [("router", deviceID.rawValue), ("session", e.sessionID.rawValue), ("error", "\(error)")])
             }
+            return
         }
         deliver(event)
     }
@@ -207,7 +205,7 @@ actor ManagedRouter: BorderRouterBackend {
     /// Journals the ends waiting for room, in order, streaming each once it is recorded; on the first
     /// failure the rest wait for the next try.
     func flushPendingEnds() async {
-        guard let sink, !pendingEnds.isEmpty else { return }
+        guard !pendingEnds.isEmpty else { return }
         while var event = pendingEnds.first {
             do {
                 event.sequenceNumber = try await sink.journal(event, restoreRecord: nil)
