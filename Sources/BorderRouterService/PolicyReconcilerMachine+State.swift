@@ -2,6 +2,20 @@ import Firewall
 
 /// The machine's timing and what it knows of each router and of the firewall.
 extension PolicyReconcilerMachine {
+    /// The earliest retry or read-back due, as a timer directive.
+    func timer() -> PolicyDirective {
+        var instants: [Instant] = []
+        for (id, r) in routers {
+            if let t = r.retryAt { instants.append(t) }
+            if let t = r.nextCheck, r.online, desiredPlan(id) != nil { instants.append(t) }
+        }
+        if timing.firewallManaged {
+            if let t = firewall.retryAt { instants.append(t) }
+            if let t = firewall.nextCheck, firewall.applied?.isEmpty == false { instants.append(t) }
+        }
+        return instants.min().map { .wake(at: $0) } ?? .cancelWake
+    }
+
     /// The machine's timing and whether it manages a host firewall.
     struct Timing: Hashable, Sendable {
         /// How often routers of managed structures (and the firewall) are read back for drift.

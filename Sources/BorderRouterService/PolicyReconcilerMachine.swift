@@ -244,10 +244,7 @@ struct PolicyReconcilerMachine: Sendable {
                 r.retryAt = nil
                 r.nextCheck = nil
             }
-            if plan == nil {
-                r.nextCheck = nil
-                r.retryAt = nil
-            }
+            if plan == nil { (r.nextCheck, r.retryAt) = (nil, nil) }
             routers[id] = r
         }
         for id in published.keys where structures[id] == nil { published[id] = nil }
@@ -297,19 +294,5 @@ struct PolicyReconcilerMachine: Sendable {
         }
         directives.append(timer())
         return directives
-    }
-
-    /// The earliest retry or read-back due, as a timer directive.
-    private func timer() -> PolicyDirective {
-        var instants: [Instant] = []
-        for (id, r) in routers {
-            if let t = r.retryAt { instants.append(t) }
-            if let t = r.nextCheck, r.online, desiredPlan(id) != nil { instants.append(t) }
-        }
-        if timing.firewallManaged {
-            if let t = firewall.retryAt { instants.append(t) }
-            if let t = firewall.nextCheck, firewall.applied?.isEmpty == false { instants.append(t) }
-        }
-        return instants.min().map { .wake(at: $0) } ?? .cancelWake
     }
 }
