@@ -48,7 +48,7 @@ extension BorderRouterService {
                 .invalidArgument, "\(id) is an otbr-agent on this host's bus; tbrd follows it as long as it runs and cannot remove it")
         }
         routers[id] = nil
-        remoteRouters.withLock { _ = $0.remove(id) }
+        routerChannels.withLock { $0[id] = nil }
         router.remove()
         registryBroadcaster.publish(.removed(id))
         logger.info("border router on another host removed", [("router", id.rawValue)])

@@ -43,8 +43,9 @@ public actor BorderRouterService: HomeBackend {
     nonisolated let commissioningBroadcaster = EventBroadcaster<CommissioningProgress>()
     nonisolated let registryBroadcaster = EventBroadcaster<RouterRegistryEvent>()
 
-    /// The routers reached through REST (their policy is `unsupported`, without a firewall entry).
-    nonisolated let remoteRouters: Locked<Set<DeviceID>>
+    /// Every router's channel, for the policy reconciler (which reads it from its own tasks); a router on
+    /// REST gets policy `unsupported`, without a firewall entry.
+    nonisolated let routerChannels: Locked<[DeviceID: any RouterChannel]>
     /// The internet-access policy reconciler; it runs while ``run()`` does.
     nonisolated let policy: PolicyReconciler
     /// The Matter commissioning sessions; they run while ``run()`` does.
@@ -100,11 +101,11 @@ public actor BorderRouterService: HomeBackend {
         self.structureStore = structureStore
         self.advertisedNames = advertisedNames
         self.firewall = firewall
-        let remote = Locked<Set<DeviceID>>([])
-        self.remoteRouters = remote
+        let channels = Locked<[DeviceID: any RouterChannel]>([:])
+        self.routerChannels = channels
         self.policy = PolicyReconciler(
-            store: structureStore, firewall: firewall, connection: connection, configuration: configuration, clock: clock,
-            logger: logger.child("policy"), isRemote: { id in remote.withLock { $0.contains(id) } })
+            store: structureStore, firewall: firewall, configuration: configuration, clock: clock, logger: logger.child("policy"),
+            channel: { id in channels.withLock { $0[id] } })
         self.commissioning = CommissioningCoordinator(
             commissioner: commissioner, nodeStore: matterNodes, events: commissioningBroadcaster,
             sessionLifetime: configuration.commissioningSessionLifetime, timeouts: configuration.commissioningTimeouts, clock: clock,
@@ -251,7 +252,7 @@ public actor BorderRouterService: HomeBackend {
             logger: logger.child("router"), sink: sink, advertisedNames: advertisedNames,
             serviceEvents: epskcBroadcaster, registryEvents: registryBroadcaster)
         routers[id] = router
-        if channel.transport == .rest { remoteRouters.withLock { _ = $0.insert(id) } }
+        routerChannels.withLock { $0[id] = channel }
         registryBroadcaster.publish(.added(id))
         switch phase {
         case .starting(let commands), .running(let commands): commands.yield(.adopt(router))

@@ -10,6 +10,9 @@ struct DBusChannel: RouterChannel {
     let agent: BorderRouterAgent
     let logger: Logger
 
+    /// The agent's own switches.
+    var policyControls: (any PolicyControls)? { agent }
+
     var transport: RouterTransport { .dbus }
     var address: String { agent.busName.rawValue }
     var agentName: String { "otbr-agent for \(agent.interfaceName)" }
@@ -208,5 +211,15 @@ struct DBusChannel: RouterChannel {
 
     static func error(_ error: AgentError) -> RouterCallError {
         RouterCallError(code: error.homeCode, reason: error.reason, description: error.description, isMissing: isMissing(error))
+    }
+}
+
+extension BorderRouterAgent: PolicyControls {
+    func capabilities() async throws(AgentError) -> Capabilities { try await read(.capabilities) }
+    func infrastructureLinkName() async throws(AgentError) -> String { try await read(.infraLinkInfo).name }
+    func featureFlags() async throws(AgentError) -> FeatureFlagList { try await read(.featureFlags) }
+    func nat64State() async throws(AgentError) -> Nat64State { try await read(.nat64State) }
+    func updateFeatureFlags(_ change: (inout FeatureFlagList) -> Void) async throws(AgentError) {
+        _ = try await updateFeatureFlags(change) as FeatureFlagList
     }
 }

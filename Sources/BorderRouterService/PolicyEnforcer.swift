@@ -22,28 +22,24 @@ import TBRFoundation
 /// reported with the reason (unsupported, or for `all` a note when the other path runs:
 /// ``RouterPolicyPlan/outcome(nat64Lacking:dhcp6PDLacking:)``); the rest is still applied.
 struct PolicyEnforcer: Sendable {
-    let connection: Connection
-    let callTimeout: Duration
+    /// Router `id`'s switches, through its channel; nil for an unknown router or one on REST.
+    let controls: @Sendable (DeviceID) -> (any PolicyControls)?
     /// How long NAT64 may take to show the new state in `Nat64State`.
     let nat64Timeout: Duration
     /// How often `Nat64State` is read while waiting.
     let nat64PollInterval: Duration
     let clock: any TBRClock
 
-    func agent(_ id: DeviceID) -> BorderRouterAgent? {
-        guard let name = try? ThreadInterfaceName(id.rawValue) else { return nil }
-        return BorderRouterAgent(connection: connection, interfaceName: name, callTimeout: callTimeout)
-    }
 
     /// Applies `plan` to router `id`'s agent.
     func apply(_ id: DeviceID, _ plan: RouterPolicyPlan) async -> RouterApplyResult {
-        guard let agent = agent(id) else {
-            return RouterApplyResult(outcome: .failed("\(id) is not a Thread interface name"))
+        guard let agent = controls(id) else {
+            return RouterApplyResult(outcome: .failed("\(id) is not a border router whose agent tbrd can switch"))
         }
         var infrastructure: String?
         do {
             let capabilities = try await readCapabilities(agent)
-            infrastructure = try? await agent.read(.infraLinkInfo).name
+            infrastructure = try? await agent.infrastructureLinkName()
             let pd = try await applyPrefixDelegation(plan, agent, capabilities)
             let nat64 = try await applyNat64(plan, agent, capabilities)
             return RouterApplyResult(
@@ -60,7 +56,7 @@ struct PolicyEnforcer: Sendable {
 
     /// Reads back whether router `id`'s agent still runs `plan` (the parts it can run).
     func check(_ id: DeviceID, _ plan: RouterPolicyPlan) async -> RouterCheckResult {
-        guard let agent = agent(id) else { return .failed("\(id) is not a Thread interface name") }
+        guard let agent = controls(id) else { return .failed("\(id) is not a border router whose agent tbrd can switch") }
         do throws(AgentError) {
             let capabilities = try await readCapabilities(agent)
             var drift: [String] = []
@@ -87,24 +83,24 @@ struct PolicyEnforcer: Sendable {
 
     /// `Capabilities`; an agent from before that property (`NotFound`, or `UnknownMethod`) gets
     /// `nil`s: the calls themselves then say what is built.
-    private func readCapabilities(_ agent: BorderRouterAgent) async throws(AgentError) -> Capabilities {
-        do { return try await agent.read(.capabilities) } catch where error.openThreadError == .notFound || error.cause == .notSupported {
+    private func readCapabilities(_ agent: any PolicyControls) async throws(AgentError) -> Capabilities {
+        do { return try await agent.capabilities() } catch where error.openThreadError == .notFound || error.cause == .notSupported {
             return Capabilities()
         }
     }
 
     /// `FeatureFlagListData`, or nil for an agent built without feature flags.
-    private func featureFlags(_ agent: BorderRouterAgent) async throws(AgentError) -> FeatureFlagList? {
-        do { return try await agent.read(.featureFlags) } catch where Self.notBuilt(error) { return nil }
+    private func featureFlags(_ agent: any PolicyControls) async throws(AgentError) -> FeatureFlagList? {
+        do { return try await agent.featureFlags() } catch where Self.notBuilt(error) { return nil }
     }
 
     /// `Nat64State`, or nil for an agent built without NAT64.
-    private func nat64State(_ agent: BorderRouterAgent) async throws(AgentError) -> Nat64State? {
-        do { return try await agent.read(.nat64State) } catch where Self.notBuilt(error) { return nil }
+    private func nat64State(_ agent: any PolicyControls) async throws(AgentError) -> Nat64State? {
+        do { return try await agent.nat64State() } catch where Self.notBuilt(error) { return nil }
     }
 
     /// DHCPv6-PD as the plan says; returns why it cannot be, or nil.
-    private func applyPrefixDelegation(_ plan: RouterPolicyPlan, _ agent: BorderRouterAgent, _ caps: Capabilities) async throws
+    private func applyPrefixDelegation(_ plan: RouterPolicyPlan, _ agent: any PolicyControls, _ caps: Capabilities) async throws
         -> String?
     {
         if caps.dhcp6PD == false {
@@ -138,7 +134,7 @@ struct PolicyEnforcer: Sendable {
     }
 
     /// NAT64 as the plan says, waiting until `Nat64State` agrees; returns why it cannot be, or nil.
-    private func applyNat64(_ plan: RouterPolicyPlan, _ agent: BorderRouterAgent, _ caps: Capabilities) async throws -> String? {
+    private func applyNat64(_ plan: RouterPolicyPlan, _ agent: any PolicyControls, _ caps: Capabilities) async throws -> String? {
         if caps.nat64 == false {
             return plan.nat64 ? "no NAT64: otbr-agent is built without it (Capabilities nat64 false)" : nil
         }

@@ -20,8 +20,8 @@ actor PolicyReconciler {
     let enforcer: PolicyEnforcer
     let clock: any TBRClock
     let logger: Logger
-    /// Whether router `id` is on another host (reached through REST).
-    let isRemote: @Sendable (DeviceID) async -> Bool
+    /// Router `id`'s channel, nil for a router the service does not know.
+    let channel: @Sendable (DeviceID) -> (any RouterChannel)?
     var machine: PolicyReconcilerMachine
     /// When the machine next wants ``PolicyInput/timer``.
     let alarm: Alarm
@@ -32,16 +32,15 @@ actor PolicyReconciler {
     var firewallSnapshot: FirewallSnapshot?
 
     init(
-        store: any StructureStore, firewall: any HostFirewall, connection: Connection,
-        configuration: BorderRouterServiceConfiguration, clock: any TBRClock, logger: Logger,
-        isRemote: @escaping @Sendable (DeviceID) async -> Bool
+        store: any StructureStore, firewall: any HostFirewall, configuration: BorderRouterServiceConfiguration,
+        clock: any TBRClock, logger: Logger, channel: @escaping @Sendable (DeviceID) -> (any RouterChannel)?
     ) {
-        self.isRemote = isRemote
+        self.channel = channel
         self.store = store
         self.firewall = firewall
         self.firewallManaged = !(firewall is NoHostFirewall)
         self.enforcer = PolicyEnforcer(
-            connection: connection, callTimeout: configuration.agentCallTimeout, nat64Timeout: configuration.policyNat64Timeout,
+            controls: { id in channel(id)?.policyControls }, nat64Timeout: configuration.policyNat64Timeout,
             nat64PollInterval: .milliseconds(100), clock: clock)
         self.clock = clock
         self.alarm = Alarm(clock: clock)
@@ -123,7 +122,7 @@ actor PolicyReconciler {
         case .reapply(let structure):
             await perform(machine.reapply(structure, now: now), &group)
         case .registry(.added(let id)):
-            if await isRemote(id) { await perform(machine.routerIsRemote(id, now: now), &group) }
+            if channel(id)?.transport == .rest { await perform(machine.routerIsRemote(id, now: now), &group) }
         case .registry(.removed(let id)):
             await perform(machine.routerOffline(id, now: now), &group)
         case .registry(.online(let id)):

@@ -12,6 +12,8 @@ import TBRFoundation
 /// (``RESTKeyEvidence``), read every ePSKc poll while a session is open. REST cannot tell the agent's
 /// capabilities or version; those calls answer ``RouterCallError/isMissing``.
 actor RESTChannel: RouterChannel {
+    /// otbr-agent's REST API cannot switch NAT64 or DHCPv6-PD.
+    nonisolated var policyControls: (any PolicyControls)? { nil }
     nonisolated let rest: RESTAgent
     nonisolated let timing: RESTTiming
     let clock: any TBRClock

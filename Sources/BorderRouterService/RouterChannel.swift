@@ -73,6 +73,10 @@ protocol RouterChannel: Sendable {
     /// polling), role and active-dataset changes. D-Bus presence comes from the service's discovery
     /// instead, so its stream carries only signals.
     func observations() async -> AsyncStream<RouterObservation>
+
+    /// What the internet-access policy switches on the agent (NAT64, DHCPv6-PD through its feature
+    /// flags); nil where the transport cannot switch them (REST).
+    nonisolated var policyControls: (any PolicyControls)? { get }
 }
 
 /// How a border router's agent is reached (tbrd's `Transport` property).
@@ -143,4 +147,22 @@ struct RouterCallError: Error, Sendable, CustomStringConvertible {
     func homeError(_ command: String, on device: DeviceID) -> HomeError {
         HomeError(code, "\(command) on \(device) failed: \(reason)", underlying: description)
     }
+}
+
+/// The agent's switches the internet-access policy enforces (``PolicyEnforcer``), as otbr-agent's D-Bus
+/// API offers them. Errors are the agent's own, so the enforcer can tell a feature compiled out
+/// (`NotImplemented`, a member missing) from a failure.
+protocol PolicyControls: Sendable {
+    /// `Capabilities`.
+    func capabilities() async throws(AgentError) -> Capabilities
+    /// The infrastructure interface's name (`InfraLinkInfo`).
+    func infrastructureLinkName() async throws(AgentError) -> String
+    /// `FeatureFlagListData`.
+    func featureFlags() async throws(AgentError) -> FeatureFlagList
+    /// Reads the feature flags, changes them with `change` and writes them back.
+    func updateFeatureFlags(_ change: (inout FeatureFlagList) -> Void) async throws(AgentError)
+    /// `Nat64State`.
+    func nat64State() async throws(AgentError) -> Nat64State
+    /// `SetNat64Enabled`.
+    func setNat64Enabled(_ enabled: Bool) async throws(AgentError)
 }
