@@ -80,7 +80,7 @@ test: build matter-server
 # with TSan too. Reports of every process, children included, go to $(TSAN_REPORTS); any report fails.
 TSAN_SCRATCH = .build/tsan
 TSAN_REPORTS = $(TSAN_SCRATCH)/reports
-TSAN_SUITES ?= DBusTests|OpenThreadBRTests|DeviceModelTests|TBRDaemonTests
+TSAN_SUITES ?= DBusTests|OpenThreadBRTests|DeviceModelTests|RouterFleetTests|InternetAccessPolicyTests|MatterCommissioningTests|TBRDaemonTests
 
 tsan: mbedtls
 	$(SWIFT) build --build-tests --sanitize=thread --scratch-path $(TSAN_SCRATCH) $(SWIFT_FLAGS)

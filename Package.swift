@@ -116,9 +116,24 @@ let package = Package(
         // The ePSKc commissioner: a border router's Active dataset fetched with its key (DTLS EC-JPAKE, CoAP).
         .target(name: "EpskcCommissioner", dependencies: ["DTLS", "MeshCoP", "BorderAgentDiscovery"], swiftSettings: strict),
         .target(name: "BorderAgentDiscovery", dependencies: ["MDNS", "MeshCoP", "TBRFoundation"], swiftSettings: strict),
+        // The service core by concern (issue 33): the router fleet and its ePSKc sessions, the
+        // internet-access policy, Matter commissioning; BorderRouterService composes them.
+        .target(
+            name: "RouterFleet",
+            dependencies: ["DeviceModel", "OpenThreadBR", "OpenThreadREST", "DBus", "MeshCoP", "TBRFoundation"],
+            swiftSettings: strict),
+        .target(
+            name: "InternetAccessPolicy",
+            dependencies: ["RouterFleet", "DeviceModel", "OpenThreadBR", "Firewall", "TBRFoundation"],
+            swiftSettings: strict),
+        .target(
+            name: "MatterCommissioning",
+            dependencies: ["DeviceModel", "MeshCoP", "MatterOnboarding", "MatterCommissioner", "TBRFoundation"],
+            swiftSettings: strict),
         .target(
             name: "BorderRouterService",
             dependencies: [
+                "RouterFleet", "InternetAccessPolicy", "MatterCommissioning",
                 "DeviceModel", "OpenThreadBR", "OpenThreadREST", "HTTP", "DBus", "MeshCoP", "Firewall", "TBRFoundation", "MatterOnboarding",
                 "MatterCommissioner",
             ],
@@ -129,7 +144,7 @@ let package = Package(
             name: "TBRControl",
             dependencies: [
                 "TBRCommandLine", "TBRFoundation", "MeshCoP", "MatterOnboarding", "DBus", "OpenThreadBR", "DeviceModel",
-                "BorderRouterService", "TBRDBusAPI", "MDNS", "BorderAgentDiscovery", "TBRLifecycle", "HTTP", "OpenThreadREST",
+                "BorderRouterService", "RouterFleet", "TBRDBusAPI", "MDNS", "BorderAgentDiscovery", "TBRLifecycle", "HTTP", "OpenThreadREST",
                 "EpskcCommissioner", "DTLS",
             ],
             swiftSettings: strict),
@@ -148,7 +163,8 @@ let package = Package(
         .target(
             name: "TBRDaemon",
             dependencies: [
-                "BorderRouterService", "DeviceModel", "OpenThreadBR", "Store", "DBus", "TBRDBusAPI", "MeshCoP", "Firewall",
+                "BorderRouterService", "RouterFleet", "InternetAccessPolicy", "MatterCommissioning", "DeviceModel", "OpenThreadBR",
+                "Store", "DBus", "TBRDBusAPI", "MeshCoP", "Firewall",
                 "TBRLifecycle", "TBRCommandLine", "TBRFoundation", "MDNS", "BorderAgentDiscovery", "MatterCommissioner",
                 "MatterOnboarding", "WebSocket", "HTTP", "OpenThreadREST", "HostNetwork", "EpskcCommissioner", "DTLS",
             ],
@@ -181,7 +197,7 @@ let package = Package(
         .testTarget(
             name: "MDNSTests",
             dependencies: [
-                "MDNS", "BorderAgentDiscovery", "MeshCoP", "DBus", "TBRDaemon", "BorderRouterService", "DeviceModel", "TBRTestKit",
+                "MDNS", "BorderAgentDiscovery", "MeshCoP", "DBus", "TBRDaemon", "BorderRouterService", "RouterFleet", "DeviceModel", "TBRTestKit",
             ], swiftSettings: strict),
         .testTarget(name: "HostNetworkTests", dependencies: ["HostNetwork", "TBRFoundation", "TBRTestKit"], swiftSettings: strict),
         .testTarget(name: "FirewallTests", dependencies: ["Firewall", "TBRFoundation", "TBRTestKit"], swiftSettings: strict),
@@ -200,9 +216,22 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(name: "TBRLifecycleTests", dependencies: ["TBRLifecycle", "TBRTestKit"], swiftSettings: strict),
         .testTarget(
+            name: "RouterFleetTests",
+            dependencies: ["RouterFleet", "DeviceModel", "OpenThreadBR", "MeshCoP", "TBRFoundation", "TBRTestKit"],
+            swiftSettings: strict),
+        .testTarget(
+            name: "InternetAccessPolicyTests",
+            dependencies: ["InternetAccessPolicy", "RouterFleet", "DeviceModel", "Firewall", "TBRFoundation", "TBRTestKit"],
+            swiftSettings: strict),
+        .testTarget(
+            name: "MatterCommissioningTests",
+            dependencies: ["MatterCommissioning", "DeviceModel", "MatterCommissioner", "MatterOnboarding", "MeshCoP", "TBRFoundation", "TBRTestKit"],
+            swiftSettings: strict),
+        .testTarget(
             name: "DeviceModelTests",
             dependencies: [
-                "DeviceModel", "BorderRouterService", "OTBRSimulator", "OpenThreadBR", "DBus", "MeshCoP", "Firewall", "TBRTestKit",
+                "DeviceModel", "BorderRouterService", "RouterFleet", "InternetAccessPolicy", "MatterCommissioning", "OTBRSimulator",
+                "OpenThreadBR", "DBus", "MeshCoP", "Firewall", "TBRTestKit",
                 "MatterOnboarding", "MatterCommissioner", "OpenThreadREST", "TBRFoundation",
             ],
             swiftSettings: strict),
@@ -210,7 +239,7 @@ let package = Package(
             name: "TBRDaemonTests",
             dependencies: [
                 "TBRDaemon", "TBRDBusAPI", "DBus", "MeshCoP", "OpenThreadBR", "TBRFoundation", "TBRTestKit", "MatterCommissioner",
-                "MatterOnboarding", "WebSocket", "HostNetwork", "BorderRouterService", "BorderAgentDiscovery", "DeviceModel",
+                "MatterOnboarding", "WebSocket", "HostNetwork", "BorderRouterService", "RouterFleet", "BorderAgentDiscovery", "DeviceModel",
             ],
             swiftSettings: strict),
         .testTarget(

@@ -1,8 +1,11 @@
+import RouterFleet
+import InternetAccessPolicy
+public import MatterCommissioning
 public import TBRFoundation
 public import DeviceModel
 public import MatterCommissioner
 public import MatterOnboarding
-import MeshCoP
+package import MeshCoP
 import OpenThreadBR
 
 /// Matter commissioning into structures (ARCHITECTURE "Matter Thread commissioning path"): sessions per
@@ -86,7 +89,7 @@ extension BorderRouterService {
 }
 
 extension BorderRouterService: CommissioningNetworks {
-    func commissioningView(of structure: StructureID) async throws(HomeError) -> CommissioningStructureView {
+    package func commissioningView(of structure: StructureID) async throws(HomeError) -> CommissioningStructureView {
         guard let info = try await structureStore.structures().first(where: { $0.id == structure }) else {
             throw HomeError(.notFound, "there is no structure with the id \(structure)")
         }
@@ -109,7 +112,7 @@ extension BorderRouterService: CommissioningNetworks {
             rooms: try await matterNodes.rooms(in: structure))
     }
 
-    func activeDataset(of network: ExtendedPANID, in structure: StructureID) async throws(HomeError) -> OperationalDataset {
+    package func activeDataset(of network: ExtendedPANID, in structure: StructureID) async throws(HomeError) -> OperationalDataset {
         guard let info = try await structureStore.structures().first(where: { $0.id == structure }) else {
             throw HomeError(.notFound, "there is no structure with the id \(structure)")
         }

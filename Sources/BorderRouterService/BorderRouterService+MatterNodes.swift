@@ -1,3 +1,6 @@
+import RouterFleet
+import InternetAccessPolicy
+public import MatterCommissioning
 public import DeviceModel
 public import MatterCommissioner
 public import MatterOnboarding

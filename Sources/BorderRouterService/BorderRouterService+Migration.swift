@@ -1,3 +1,6 @@
+import RouterFleet
+import InternetAccessPolicy
+import MatterCommissioning
 public import DeviceModel
 import TBRFoundation
 

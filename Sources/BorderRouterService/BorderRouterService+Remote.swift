@@ -1,3 +1,6 @@
+public import RouterFleet
+import InternetAccessPolicy
+import MatterCommissioning
 public import MeshCoP
 public import DeviceModel
 public import HTTP

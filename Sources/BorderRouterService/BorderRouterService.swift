@@ -1,3 +1,6 @@
+public import RouterFleet
+public import InternetAccessPolicy
+public import MatterCommissioning
 public import DBus
 public import MatterCommissioner
 public import DeviceModel
@@ -104,7 +107,11 @@ public actor BorderRouterService: HomeBackend {
         let channels = Locked<[DeviceID: any RouterChannel]>([:])
         self.routerChannels = channels
         self.policy = PolicyReconciler(
-            store: structureStore, firewall: firewall, configuration: configuration, clock: clock, logger: logger.child("policy"),
+            store: structureStore, firewall: firewall,
+            timing: PolicyTiming(
+                checkInterval: configuration.policyCheckInterval, retryDelay: configuration.policyRetryDelay,
+                retryLimit: configuration.policyRetryLimit, nat64Timeout: configuration.policyNat64Timeout),
+            clock: clock, logger: logger.child("policy"),
             channel: { id in channels.withLock { $0[id] } })
         self.commissioning = CommissioningCoordinator(
             commissioner: commissioner, nodeStore: matterNodes, events: commissioningBroadcaster,
@@ -248,7 +255,9 @@ public actor BorderRouterService: HomeBackend {
     /// Creates, announces and (when the service runs) starts the router `id` reached through `channel`.
     func add(_ id: DeviceID, interfaceName: ThreadInterfaceName?, channel: any RouterChannel) -> ManagedRouter {
         let router = ManagedRouter(
-            id: id, interfaceName: interfaceName, channel: channel, configuration: configuration, clock: clock,
+            id: id, interfaceName: interfaceName, channel: channel, configuration: configuration.router(id),
+            leaveTimeout: configuration.leaveTimeout,
+            epskcTiming: .init(pollInterval: configuration.epskcPollInterval, deadlineGrace: configuration.epskcDeadlineGrace), clock: clock,
             logger: logger.child("router"), sink: sink, advertisedNames: advertisedNames,
             serviceEvents: epskcBroadcaster, registryEvents: registryBroadcaster)
         routers[id] = router

@@ -6,6 +6,8 @@ import MatterOnboarding
 import MeshCoP
 import TBRDBusAPI
 import TBRFoundation
+import RouterFleet
+import MatterCommissioning
 
 // Matter commissioning on io.tbrd.Structure1: the methods, the CommissioningProgress signal and the
 // MatterNodes property. Payloads (they hold the setup passcode) are handed to the service and never

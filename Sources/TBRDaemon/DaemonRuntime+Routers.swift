@@ -7,6 +7,8 @@ import OpenThreadBR
 import Store
 import TBRDBusAPI
 import TBRFoundation
+import RouterFleet
+import MatterCommissioning
 
 // io.tbrd.BorderRouter1: one object per router at /io/tbrd/router/<id>.
 

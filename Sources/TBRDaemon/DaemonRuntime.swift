@@ -10,6 +10,9 @@ import Store
 import TBRDBusAPI
 import TBRFoundation
 import TBRLifecycle
+import RouterFleet
+import InternetAccessPolicy
+import MatterCommissioning
 
 /// tbrd once it has started: every part it runs on is here and non-optional, built by ``start`` before
 /// anything is served, so no handler can observe tbrd half-built.

@@ -3,6 +3,8 @@ import DeviceModel
 import MatterOnboarding
 import MeshCoP
 import Store
+import RouterFleet
+import MatterCommissioning
 
 /// The Matter nodes and the rooms of each structure, kept in tbrd's SQLite store (tables `matter_nodes`
 /// and `rooms`): they survive restarts. Each change is one transaction.

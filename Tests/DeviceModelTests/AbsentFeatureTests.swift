@@ -6,6 +6,8 @@ import MatterCommissioner
 import MatterOnboarding
 import TBRTestKit
 import Testing
+import RouterFleet
+import InternetAccessPolicy
 
 /// A feature tbrd is not given is a value, not a missing collaborator: ``NoCommissioner`` refuses every
 /// call as not supported, ``NoHostFirewall`` does nothing, and a service built with them (the default)

@@ -6,6 +6,8 @@ import OTBRSimulator
 import OpenThreadBR
 import TBRTestKit
 import Testing
+import RouterFleet
+import InternetAccessPolicy
 
 /// Each way a key ends, end to end: the service on a private bus with otbr-sim, the events as a user
 /// receives them (once, in order, journalled first). The decisions themselves, with their exact times,

@@ -8,6 +8,8 @@ import Synchronization
 import TBRFoundation
 import TBRTestKit
 import Testing
+import RouterFleet
+import InternetAccessPolicy
 
 /// Short simulator delays so that the suite stays fast; the behaviour is the same as with the defaults.
 func fastConfiguration(_ name: ThreadInterfaceName, _ configure: (inout SimulatorConfiguration) -> Void) -> SimulatorConfiguration {

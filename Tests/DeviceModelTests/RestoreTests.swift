@@ -5,6 +5,8 @@ import OTBRSimulator
 import OpenThreadBR
 import TBRTestKit
 import Testing
+import RouterFleet
+import InternetAccessPolicy
 
 /// A service that restarts recovers an open ePSKc session from its journal and still reports its end,
 /// end to end on a private bus with otbr-sim (the decisions, with exact times, are in

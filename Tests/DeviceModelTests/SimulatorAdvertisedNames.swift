@@ -2,6 +2,8 @@ import BorderRouterService
 import DBus
 import DeviceModel
 import OpenThreadBR
+import RouterFleet
+import InternetAccessPolicy
 
 /// The names a simulated router would advertise over mDNS, read from otbr-sim's control interface
 /// (`io.tbrd.Simulator1` at `/io/tbrd/Simulator/<if>`, `VendorName` and `ProductName`): the test stand-in

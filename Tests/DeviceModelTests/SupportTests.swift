@@ -4,6 +4,8 @@ import DeviceModel
 import OTBRSimulator
 import OpenThreadBR
 import Testing
+import RouterFleet
+import InternetAccessPolicy
 
 /// "Is it supported" answers come from the router, before any command is sent.
 @Suite struct SupportTests {

@@ -4,6 +4,7 @@ import MDNS
 import MeshCoP
 @testable import TBRDaemon
 import Testing
+import RouterFleet
 
 /// tbrd's matching of routers to Border Agents, and what it tells the service.
 @Suite struct AdvertisementTrackerTests {

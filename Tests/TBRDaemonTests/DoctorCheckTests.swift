@@ -7,6 +7,7 @@ import OpenThreadBR
 @testable import TBRDaemon
 import TBRFoundation
 import Testing
+import RouterFleet
 
 /// The doctor's checks on facts (no I/O): each passes and fails on what it reads. The namespace tests
 /// (DoctorNamespaceTests) run the same checks end to end against real kernels and agents.

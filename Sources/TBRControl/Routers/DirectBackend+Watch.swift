@@ -3,6 +3,7 @@ import BorderRouterService
 import DeviceModel
 import FoundationEssentials
 import OpenThreadBR
+import RouterFleet
 
 /// `epskc watch` without tbrd: this process observes what it can.
 ///

@@ -8,6 +8,8 @@ import MeshCoP
 import OpenThreadBR
 import TBRDBusAPI
 import TBRFoundation
+import RouterFleet
+import MatterCommissioning
 
 extension DaemonRuntime {
     /// How long the readings of one router may take in all.

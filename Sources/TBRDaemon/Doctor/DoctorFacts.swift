@@ -5,6 +5,8 @@ import HostNetwork
 import MeshCoP
 import OpenThreadBR
 import TBRFoundation
+import RouterFleet
+import MatterCommissioning
 
 /// One check of `tbrctl doctor`: what was read and what it means.
 struct DiagnosticCheck: Sendable, Equatable {
