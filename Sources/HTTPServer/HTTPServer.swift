@@ -173,7 +173,10 @@ final class PendingRequest {
     static let maximumBody = 64 * 1024
 }
 
-/// A response handed from the handler's task to the connection's thread.
+/// A response handed from the handler's task to the connection's thread, which blocks on it: in
+/// libmicrohttpd's thread-per-connection mode blocking in the callback is its flow control (suspend and
+/// resume are not available there). It is a thread waiting, not a task, so it is not a ``ReplySlots``;
+/// moving the server to one polling thread with suspend and resume would end it.
 final class ResponseSlot: @unchecked Sendable {
     var response: HTTPServerResponse?
     let done = DispatchSemaphore(value: 0)
