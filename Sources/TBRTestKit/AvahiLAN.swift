@@ -59,7 +59,7 @@ public final class AvahiLAN: Sendable {
                  directory.appendingPathComponent("avahi-daemon.conf").path],
                 directory: directory, environment: environment)
             avahi.withLock { $0 = p }
-            try await eventually("avahi-daemon in \(namespace) has started", timeout: .seconds(10)) {
+            try await eventually("avahi-daemon in \(namespace) has started", timeout: .seconds(10), wakingOn: p.wakeups) {
                 guard p.isRunning else { throw TestKitError("avahi-daemon in \(namespace) exited: \(p.stderr)") }
                 return p.stderr.contains("Server startup complete")
             }

@@ -11,6 +11,8 @@ public final class ManualClock: TBRClock {
     }
 
     private let state: Locked<State>
+    /// Told when a task starts or stops sleeping (``wakeups``).
+    private let sleeperChanges = ChangeNotifier()
 
     /// A clock starting at the real current instant and `wallTime` seconds since the epoch.
     public init(wallTime: Double = 1_700_000_000) {
@@ -42,14 +44,17 @@ public final class ManualClock: TBRClock {
                     s.sleepers.append((deadline, id, c))
                     return nil
                 }
-                if let outcome { c.resume(with: outcome) }
+                if let outcome { c.resume(with: outcome) } else { sleeperChanges.changed() }
             }
         } onCancel: {
             let c = state.withLock { s -> CheckedContinuation<Void, any Error>? in
                 guard let i = s.sleepers.firstIndex(where: { $0.id == id }) else { return nil }
                 return s.sleepers.remove(at: i).continuation
             }
-            c?.resume(throwing: CancellationError())
+            if let c {
+                c.resume(throwing: CancellationError())
+                sleeperChanges.changed()
+            }
         }
     }
 
@@ -64,5 +69,10 @@ public final class ManualClock: TBRClock {
             return ready.map(\.continuation)
         }
         for c in due { c.resume() }
+        if !due.isEmpty { sleeperChanges.changed() }
     }
+
+    /// A wake-up each time a task starts or stops sleeping on this clock: what a test waits on before it
+    /// moves the clock (``sleeperCount``, ``sleepingUntil``).
+    public var wakeups: Wakeups { sleeperChanges.wakeups }
 }

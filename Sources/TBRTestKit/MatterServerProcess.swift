@@ -79,7 +79,7 @@ public final class MatterServerProcess: Sendable {
             try await ip(["-n", namespace, "link", "set", "ms1", "up"])
             let relay = try TestProcess(venv + "/bin/python3", ["-c", relayScript, namespace, "5580"], directory: directory)
             var port: UInt16?
-            try await eventually("the relay to python-matter-server listens", timeout: .seconds(10)) {
+            try await eventually("the relay to python-matter-server listens", timeout: .seconds(10), wakingOn: relay.wakeups) {
                 guard relay.isRunning || !relay.stdout.isEmpty else { throw TestKitError("the relay exited: \(relay.stderr)") }
                 port = relay.stdout.split(separator: "\n").first.flatMap { UInt16($0) }
                 return port != nil
@@ -146,6 +146,19 @@ public final class MatterServerProcess: Sendable {
     /// keeps running and the relay takes new connections.
     public func dropConnections() {
         Glibc.kill(relay.pid, SIGUSR1)
+    }
+
+    /// A wake-up at each line the running server writes, and at its exit (``TestProcess/wakeups``); one
+    /// wake-up at once when no server runs.
+    public var wakeups: Wakeups {
+        let server = self.server
+        return Wakeups { sink in
+            guard let p = server.withLock({ $0 }) else {
+                sink.yield()
+                return {}
+            }
+            return try await p.wakeups.start(sink)
+        }
     }
 
     /// What the servers have logged so far.

@@ -27,7 +27,7 @@ public final class MatterSimProcess: Sendable {
         let directory = try TemporaryDirectory.make(prefix: "tbrd-matter-sim")
         let process = try TestProcess(binary, (arguments.contains("--port") ? [] : ["--port", "0"]) + arguments, directory: directory)
         var url: String?
-        try await eventually("matter-sim prints its ready line", timeout: .seconds(20)) {
+        try await eventually("matter-sim prints its ready line", timeout: .seconds(20), wakingOn: process.wakeups) {
             guard process.isRunning else { throw TestKitError("matter-sim exited (\(process.exitCode ?? -1)): \(process.stderr)") }
             url = process.stdout.split(separator: "\n").first.flatMap { $0.hasPrefix("ready ") ? String($0.dropFirst(6)) : nil }
             return url != nil

@@ -48,14 +48,12 @@ public final class PrivateBus: Sendable {
             daemon, ["--config-file=\(configURL.path)", "--nofork", "--nopidfile", "--print-address=1", "--nosyslog"],
             directory: dir)
         // The daemon prints its address once it listens.
-        let deadline = ContinuousClock.now.advanced(by: .seconds(10))
-        while ContinuousClock.now < deadline {
-            if let line = p.stdout.split(separator: "\n").first, line.hasPrefix("unix:") {
-                return PrivateBus(address: String(line), directory: dir, process: p)
-            }
-            if !p.isRunning { break }
-            try await Task.sleep(for: .milliseconds(2))
+        var address: String?
+        _ = try await waitUntil(within: .seconds(10), wakingOn: [p.wakeups]) {
+            if let line = p.stdout.split(separator: "\n").first, line.hasPrefix("unix:") { address = String(line) }
+            return address != nil || !p.isRunning
         }
+        if let address { return PrivateBus(address: address, directory: dir, process: p) }
         _ = await p.terminate(signal: SIGKILL)
         throw TestKitError("dbus-daemon did not start (config \(configURL.path)): \(p.stderr)")
     }

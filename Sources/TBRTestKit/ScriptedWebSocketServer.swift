@@ -54,7 +54,7 @@ public enum ScriptedWebSocketServer {
         let python = try Executables.find("python3", package: "python3")
         let process = try TestProcess(python, ["-c", prelude + "\n" + script] + arguments, directory: directory)
         var port: UInt16?
-        try await eventually("the scripted server listens", timeout: .seconds(20)) {
+        try await eventually("the scripted server listens", timeout: .seconds(20), wakingOn: process.wakeups) {
             guard process.isRunning || !process.stdout.isEmpty else { throw TestKitError("the server exited: \(process.stderr)") }
             port = process.stdout.split(separator: "\n").first.flatMap { UInt16($0) }
             return port != nil

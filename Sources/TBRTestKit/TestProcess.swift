@@ -6,18 +6,24 @@ import Synchronization
 import Glibc
 #endif
 
-/// A child process for tests that cannot wedge the test run: its standard output and error go to
-/// files (never pipes, so nothing waits for an end of file that a concurrently spawned child could hold
-/// back), it inherits no descriptor above 2 (`posix_spawn_file_actions_addclosefrom_np`), and waiting
-/// for it polls with `Task.sleep` instead of blocking one of the few cooperative threads.
+/// A child process for tests that cannot wedge the test run: it inherits no descriptor above 2
+/// (`posix_spawn_file_actions_addclosefrom_np`), and waiting for it waits on its pidfd instead of
+/// blocking one of the few cooperative threads.
+///
+/// Its standard output and error are pipes that an ``OutputPump`` copies into files as they arrive, and
+/// each arrival wakes the tests waiting on it (``wakeups``). Nothing ever waits for a pipe's end of file
+/// (a child's own child can hold it open): the exit is the pidfd's, and what was written before it is in
+/// the pipe already, so reading ``stdout`` or ``stderr`` first drains the pipe.
 public final class TestProcess: Sendable {
     /// The child's PID.
     public let pid: pid_t
-    /// Where its standard output goes.
+    /// Where its standard output is kept.
     public let stdoutPath: String
-    /// Where its standard error goes.
+    /// Where its standard error is kept.
     public let stderrPath: String
     private let status = Locked<Int32?>(nil)
+    /// Copies the output pipes into the files and wakes the waits on them.
+    let output: OutputPump
 
     /// Starts `executable` with `arguments`, output into fresh files in `directory`, with `environment`
     /// added to this process's and `stdinPath` (a file) as standard input.
@@ -31,9 +37,10 @@ public final class TestProcess: Sendable {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
+        let pump = try OutputPump(paths: [stdoutPath, stderrPath])
         posix_spawn_file_actions_addopen(&actions, 0, stdinPath ?? "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, stdoutPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        posix_spawn_file_actions_addopen(&actions, 2, stderrPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_adddup2(&actions, pump.writeEnds[0], 1)
+        posix_spawn_file_actions_adddup2(&actions, pump.writeEnds[1], 2)
         Self.closeInheritedDescriptors(&actions)
         var attr = posix_spawnattr_t()
         posix_spawnattr_init(&attr)
@@ -57,8 +64,17 @@ public final class TestProcess: Sendable {
         }
         var pid: pid_t = 0
         let rc = posix_spawn(&pid, executable, &actions, &attr, argv, envp)
+        do { try pump.start() } catch {
+            if rc == 0 {
+                kill(pid, SIGKILL)
+                var status: Int32 = 0
+                _ = waitpid(pid, &status, 0)
+            }
+            throw error
+        }
         guard rc == 0 else { throw TestKitError("cannot start \(executable): \(Errno(rc).description)") }
         self.pid = pid
+        output = pump
     }
 
     /// The exit code if the child has exited (128 + signal if killed), reaping it; else nil.
@@ -72,13 +88,11 @@ public final class TestProcess: Sendable {
         }
     }
 
-    /// Waits for the exit, polling.
+    /// Waits for the exit (its pidfd: ``exitWakeups``).
     /// - Throws: ``TestKitError`` (after killing the child) if it runs past `timeout`.
     public func waitForExit(timeout: Duration = .seconds(20)) async throws -> Int32 {
-        let deadline = ContinuousClock.now.advanced(by: timeout)
-        while ContinuousClock.now < deadline {
-            if let code = exitCode { return code }
-            try await Task.sleep(for: .milliseconds(5))
+        if try await waitUntil(within: timeout, wakingOn: [exitWakeups], { exitCode != nil }) == nil, let code = exitCode {
+            return code
         }
         kill(pid, SIGKILL)
         _ = try? await waitForExit(timeout: .seconds(5))
@@ -95,9 +109,15 @@ public final class TestProcess: Sendable {
     }
 
     /// What the child has written to standard output so far.
-    public var stdout: String { (try? String(contentsOfFile: stdoutPath, encoding: .utf8)) ?? "" }
+    public var stdout: String {
+        output.drain()
+        return (try? String(contentsOfFile: stdoutPath, encoding: .utf8)) ?? ""
+    }
     /// What the child has written to standard error so far.
-    public var stderr: String { (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? "" }
+    public var stderr: String {
+        output.drain()
+        return (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? ""
+    }
 
     deinit {
         if exitCode == nil {

@@ -178,9 +178,9 @@ import InternetAccessPolicy
         try await withService(clock: clock) { env throws in
             let (_, mgmt) = try await env.management()
             #expect(await mgmt.activateEpskcMode(.init(requestedDurationSeconds: 60)).status == .success)
-            try await eventually("the router waits for its next poll", timeout: .seconds(20)) { clock.sleeperCount == 1 }
+            try await eventually("the router waits for its next poll", timeout: .seconds(20), wakingOn: clock.wakeups) { clock.sleeperCount == 1 }
             try await mgmt.deactivateEpskcMode()
-            try await eventually("the router has no timer", timeout: .seconds(20)) { clock.sleeperCount == 0 }
+            try await eventually("the router has no timer", timeout: .seconds(20), wakingOn: clock.wakeups) { clock.sleeperCount == 0 }
             // A key the service did not start comes and goes, and an hour passes on the service's clock.
             _ = try await env.client().activateEphemeralKeyMode(lifetime: .milliseconds(100))
             try await eventually("the key expired", timeout: .seconds(20)) { try await env.epskcState() == "stopped" }

@@ -133,6 +133,7 @@ final class RecordingJournal: EpskcEventSink {
 final class Recorder<Element: Sendable>: Sendable {
     private final class Box: Sendable {
         let items = Locked<[Element]>([])
+        let arrivals = ChangeNotifier()
     }
 
     private let box = Box()
@@ -144,6 +145,7 @@ final class Recorder<Element: Sendable>: Sendable {
         task = Task {
             for await element in stream {
                 box.items.withLock { $0.append(element) }
+                box.arrivals.changed()
             }
         }
     }
@@ -159,7 +161,7 @@ final class Recorder<Element: Sendable>: Sendable {
         -> [Element]
     {
         do {
-            try await eventually("\(count) elements arrive", timeout: timeout) { self.elements.count >= count }
+            try await eventually("\(count) elements arrive", timeout: timeout, wakingOn: box.arrivals.wakeups) { self.elements.count >= count }
         } catch {
             Issue.record("timed out waiting for \(count) elements; got \(elements.count)", sourceLocation: sourceLocation)
             throw error

@@ -18,7 +18,7 @@ extension LANTests {
                     ["-s", "Hostile Agent #0001", "_meshcop._udp", "49152", "sb=abc", "xa=1", "id=short", "rv=1", "rv=2", "nn", "xp=\u{7}"],
                     directory: rig.directory, environment: rig.publisher.environment)
                 defer { kill(hostile.pid, SIGTERM) }
-                try await eventually("the hostile service is published") { hostile.stderr.contains("Established") || !hostile.isRunning }
+                try await eventually("the hostile service is published", wakingOn: hostile.wakeups) { hostile.stderr.contains("Established") || !hostile.isRunning }
 
                 var rows: [[String: Any]] = []
                 try await eventually("discover finds all three agents", timeout: .seconds(20)) {

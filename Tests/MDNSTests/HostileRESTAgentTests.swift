@@ -52,7 +52,7 @@ extension LANTests {
                     rig.agentHost, [try Executables.find("python3", package: "python3"), "-c", Self.servers, rig.agentHost.address])
                 let servers = try TestProcess(ip, words, directory: rig.directory)
                 defer { kill(servers.pid, SIGKILL) }
-                try await eventually("the hostile servers listen", timeout: .seconds(20)) {
+                try await eventually("the hostile servers listen", timeout: .seconds(20), wakingOn: servers.wakeups) {
                     guard servers.isRunning else { throw TestKitError("the servers exited: \(servers.stderr)") }
                     return servers.stdout.contains("listening")
                 }

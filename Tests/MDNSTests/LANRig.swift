@@ -41,7 +41,7 @@ final class LANRig: @unchecked Sendable {
         let interfaces = max(1, extra.filter { $0 == "--interface" }.count)
         let p = try TestProcess(try Executables.product("otbr-sim"), arguments, directory: directory, environment: publisher.environment)
         simulator = p
-        try await eventually("otbr-sim is ready") { p.stdout.split(separator: "\n").count == interfaces || !p.isRunning }
+        try await eventually("otbr-sim is ready", wakingOn: p.wakeups) { p.stdout.split(separator: "\n").count == interfaces || !p.isRunning }
         guard p.isRunning else { throw TestKitError("otbr-sim did not start: \(p.stderr)") }
     }
 
@@ -52,7 +52,7 @@ final class LANRig: @unchecked Sendable {
             ["--bus", agentBus.address, "--state-dir", directory.appendingPathComponent("state").path, "--log-level", "debug"],
             directory: directory, environment: browser.environment)
         daemon = p
-        try await eventually("tbrd owns io.tbrd") {
+        try await eventually("tbrd owns io.tbrd", wakingOn: p.wakeups, client.ownerWakeups(of: "io.tbrd")) {
             guard p.isRunning else { throw TestKitError("tbrd exited: \(p.stderr)") }
             return try await client.nameOwner(of: "io.tbrd") != nil
         }
@@ -71,7 +71,7 @@ final class LANRig: @unchecked Sendable {
             try Executables.product("tbrctl"), ["--bus", agentBus.address, "--json", "epskc", "watch"], directory: directory,
             environment: browser.environment)
         watchers.append(p)
-        try await eventually("the watcher is following tbrd") { p.stderr.contains("watching") || !p.isRunning }
+        try await eventually("the watcher is following tbrd", wakingOn: p.wakeups) { p.stderr.contains("watching") || !p.isRunning }
         return p
     }
 

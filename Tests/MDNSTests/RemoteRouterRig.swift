@@ -49,7 +49,7 @@ final class RemoteRouterRig: @unchecked Sendable {
              "--rest", "\(agentHost.address):8081", "--disconnect-guard", "1500", "--vendor", "GarageCo", "--product", "Hub R"] + extra)
         let p = try TestProcess(ip, arguments, directory: directory, environment: agentHost.environment)
         simulator = p
-        try await eventually("otbr-sim serves REST", timeout: .seconds(10)) { p.stdout.contains("rest wpan0 ") || !p.isRunning }
+        try await eventually("otbr-sim serves REST", timeout: .seconds(10), wakingOn: p.wakeups) { p.stdout.contains("rest wpan0 ") || !p.isRunning }
         guard p.isRunning else { throw TestKitError("otbr-sim did not start: \(p.stderr)") }
     }
 
@@ -64,7 +64,7 @@ final class RemoteRouterRig: @unchecked Sendable {
              "--log-level", "debug", "--config", config.path])
         let p = try TestProcess(ip, arguments, directory: directory, environment: tbrdHost.environment)
         daemon = p
-        try await eventually("tbrd owns io.tbrd", timeout: .seconds(10)) {
+        try await eventually("tbrd owns io.tbrd", timeout: .seconds(10), wakingOn: p.wakeups, client.ownerWakeups(of: "io.tbrd")) {
             guard p.isRunning else { throw TestKitError("tbrd exited: \(p.stderr)") }
             return try await client.nameOwner(of: "io.tbrd") != nil
         }
@@ -105,7 +105,7 @@ final class RemoteRouterRig: @unchecked Sendable {
         let (ip, words) = try inside(tbrdHost, [try Executables.product("tbrctl"), "--bus", tbrdBus.address, "--json", "epskc", "watch"])
         let p = try TestProcess(ip, words, directory: directory, environment: tbrdHost.environment)
         watchers.append(p)
-        try await eventually("the watcher is following tbrd") { p.stderr.contains("watching") || !p.isRunning }
+        try await eventually("the watcher is following tbrd", wakingOn: p.wakeups) { p.stderr.contains("watching") || !p.isRunning }
         return p
     }
 

@@ -103,33 +103,33 @@ extension LANTests {
             rig.secrets.append(digits)
             #expect(try await rig.control("ConnectCommissioner", "s", [digits]).stdout.contains("true"))
             #expect(try await rig.control("DisconnectCommissioner").stdout.contains("true"))
-            try await eventually("the end is keyUsed", timeout: .seconds(10)) { ends().count == 1 }
+            try await eventually("the end is keyUsed", timeout: .seconds(10), wakingOn: watcher.wakeups) { ends().count == 1 }
             #expect(ends()[0]["reason"] as? String == "keyUsed" && ends()[0]["router"] as? String == id)
 
             // Cancelled: tbrd deletes it.
             #expect(try await rig.tbrctl(["epskc", "activate", "-d", id, "--duration", "60"]).status == 0)
             #expect(try await rig.tbrctl(["epskc", "deactivate", "-d", id]).status == 0)
-            try await eventually("the end is cancelled", timeout: .seconds(10)) { ends().count == 2 }
+            try await eventually("the end is cancelled", timeout: .seconds(10), wakingOn: watcher.wakeups) { ends().count == 2 }
             #expect(ends()[1]["reason"] as? String == "cancelled")
 
             // Expired: a 2-second key left alone.
             #expect(try await rig.tbrctl(["epskc", "activate", "-d", id, "--duration", "2"]).status == 0)
-            try await eventually("the end is expired", timeout: .seconds(10)) { ends().count == 3 }
+            try await eventually("the end is expired", timeout: .seconds(10), wakingOn: watcher.wakeups) { ends().count == 3 }
             #expect(ends()[2]["reason"] as? String == "expired")
 
             // Ended early, nothing says why.
             #expect(try await rig.tbrctl(["epskc", "activate", "-d", id, "--duration", "60"]).status == 0)
             #expect(try await rig.control("EndEphemeralKeyEarly").stdout.contains("true"))
-            try await eventually("the end is unspecified", timeout: .seconds(10)) { ends().count == 4 }
+            try await eventually("the end is unspecified", timeout: .seconds(10), wakingOn: watcher.wakeups) { ends().count == 4 }
             #expect(ends()[3]["reason"] as? String == "unspecified" && ends()[3]["detail"] as? String == "endedEarly")
 
             // Someone else's key, started on the agent's own D-Bus: reported, and its end too.
             #expect(try await rig.agentCall("ActivateEphemeralKeyMode", "u", ["60000"]).status == 0)
-            try await eventually("someone else's key is reported", timeout: .seconds(10)) {
+            try await eventually("someone else's key is reported", timeout: .seconds(10), wakingOn: watcher.wakeups) {
                 watchedEvents(watcher).filter { $0["event"] as? String == "epskcModeActivated" }.count == 5
             }
             #expect(try await rig.agentCall("DeactivateEphemeralKeyMode", "b", ["false"]).status == 0)
-            try await eventually("and its end", timeout: .seconds(10)) { ends().count == 5 }
+            try await eventually("and its end", timeout: .seconds(10), wakingOn: watcher.wakeups) { ends().count == 5 }
         }
 
         /// A structure's internet-access policy cannot be enforced over REST: unsupported, with a detail.

@@ -30,10 +30,10 @@ extension LANTests {
 
                 // 1. A key started directly on the agent (as otbr's REST API or ot-ctl would) that expires.
                 #expect(try await rig.agentCall("wpan0", "ActivateEphemeralKeyMode", "u", ["2000"]).status == 0)
-                try await eventually("the key started elsewhere is reported", timeout: .seconds(10)) {
+                try await eventually("the key started elsewhere is reported", timeout: .seconds(10), wakingOn: watcher.wakeups) {
                     LANRig.events(watcher).contains { $0["event"] as? String == "epskcModeActivated" }
                 }
-                try await eventually("and its end, expired", timeout: .seconds(10)) {
+                try await eventually("and its end, expired", timeout: .seconds(10), wakingOn: watcher.wakeups) {
                     LANRig.events(watcher).contains { $0["reason"] as? String == "expired" }
                 }
 
@@ -41,22 +41,22 @@ extension LANTests {
                 let granted = try await rig.agentCall("wpan0", "ActivateEphemeralKeyMode", "u", ["60000"])
                 #expect(granted.status == 0)
                 let key = try #require(granted.stdout.split(separator: "\"").dropFirst().first.map(String.init))
-                try await eventually("the second key is reported", timeout: .seconds(10)) {
+                try await eventually("the second key is reported", timeout: .seconds(10), wakingOn: watcher.wakeups) {
                     LANRig.events(watcher).filter { $0["event"] as? String == "epskcModeActivated" }.count == 2
                 }
                 #expect(try await rig.control("wpan0", "UseEphemeralKey", "s", [key]).stdout.contains("true"))
-                try await eventually("its end, keyUsed", timeout: .seconds(10)) {
+                try await eventually("its end, keyUsed", timeout: .seconds(10), wakingOn: watcher.wakeups) {
                     LANRig.events(watcher).contains { $0["reason"] as? String == "keyUsed" }
                 }
 
                 // 3. One that tbrctl ends.
                 #expect(try await rig.agentCall("wpan0", "ActivateEphemeralKeyMode", "u", ["60000"]).status == 0)
-                try await eventually("the third key is reported", timeout: .seconds(10)) {
+                try await eventually("the third key is reported", timeout: .seconds(10), wakingOn: watcher.wakeups) {
                     LANRig.events(watcher).filter { $0["event"] as? String == "epskcModeActivated" }.count == 3
                 }
                 let deactivate = try await rig.tbrctl(["epskc", "deactivate", "-d", "wpan0"])
                 #expect(deactivate.status == 0, "\(deactivate.stderr)")
-                try await eventually("its end, cancelled", timeout: .seconds(10)) {
+                try await eventually("its end, cancelled", timeout: .seconds(10), wakingOn: watcher.wakeups) {
                     LANRig.events(watcher).contains { $0["reason"] as? String == "cancelled" }
                 }
                 let events = LANRig.events(watcher)
@@ -76,13 +76,13 @@ extension LANTests {
                 let activate = try await rig.tbrctl(["epskc", "activate", "-d", "wpan0", "--duration", "300"])
                 #expect(activate.status == 0, "\(activate.stderr)")
                 // Wait until tbrd has seen the key's service, so its going away is what ends the session.
-                try await eventually("tbrd saw the _meshcop-e._udp service", timeout: .seconds(10)) {
+                try await eventually("tbrd saw the _meshcop-e._udp service", timeout: .seconds(10), wakingOn: #require(rig.daemon).wakeups) {
                     rig.daemon?.stderr.contains("_meshcop-e._udp service appeared") == true
                 }
                 // The key ends on the agent and nothing on D-Bus says so: only mDNS can tell.
                 #expect(try await rig.control("wpan0", "EndEphemeralKeyEarly").stdout.contains("true"))
                 let ended = ContinuousClock.now
-                try await eventually("the session ends", timeout: .seconds(2)) {
+                try await eventually("the session ends", timeout: .seconds(2), wakingOn: watcher.wakeups) {
                     LANRig.events(watcher).contains { $0["event"] as? String == "epskcModeDeactivated" }
                 }
                 #expect(ContinuousClock.now - ended < .seconds(2))
@@ -91,11 +91,11 @@ extension LANTests {
 
                 // A key started elsewhere, without telemetry: opened on its service, ended on its going away.
                 #expect(try await rig.agentCall("wpan0", "ActivateEphemeralKeyMode", "u", ["60000"]).status == 0)
-                try await eventually("the key started elsewhere is reported", timeout: .seconds(10)) {
+                try await eventually("the key started elsewhere is reported", timeout: .seconds(10), wakingOn: watcher.wakeups) {
                     LANRig.events(watcher).filter { $0["event"] as? String == "epskcModeActivated" }.count == 2
                 }
                 #expect(try await rig.agentCall("wpan0", "DeactivateEphemeralKeyMode", "b", ["false"]).status == 0)
-                try await eventually("and its end", timeout: .seconds(3)) {
+                try await eventually("and its end", timeout: .seconds(3), wakingOn: watcher.wakeups) {
                     LANRig.events(watcher).filter { $0["event"] as? String == "epskcModeDeactivated" }.count == 2
                 }
                 let foreignEnd = try #require(LANRig.events(watcher).last)
@@ -113,11 +113,11 @@ extension LANTests {
                 }
                 // tbrd's own avahi-daemon is killed (no goodbye), then comes back.
                 await rig.browser.stopAvahi()
-                try await eventually("tbrd noticed", timeout: .seconds(5)) {
+                try await eventually("tbrd noticed", timeout: .seconds(5), wakingOn: #require(rig.daemon).wakeups) {
                     rig.daemon?.stderr.contains("lost the connection to avahi-daemon") == true
                 }
                 try await rig.browser.startAvahi()
-                try await eventually("tbrd is browsing again", timeout: .seconds(10)) {
+                try await eventually("tbrd is browsing again", timeout: .seconds(10), wakingOn: #require(rig.daemon).wakeups) {
                     rig.daemon?.stderr.contains("avahi-daemon is back") == true
                 }
                 // The agent's names change: tbrd sees the new TXT record through the new daemon.
@@ -137,7 +137,7 @@ extension LANTests {
                 let watcher = try await rig.watch()
                 // Longer than the second Avahi takes to announce it: a key over before it is announced opens nothing.
                 #expect(try await rig.agentCall("wpan0", "ActivateEphemeralKeyMode", "u", ["3000"]).status == 0)
-                try await eventually("a key after both restarts is reported and ends", timeout: .seconds(10)) {
+                try await eventually("a key after both restarts is reported and ends", timeout: .seconds(10), wakingOn: watcher.wakeups) {
                     LANRig.events(watcher).contains { $0["reason"] as? String == "expired" }
                 }
             }

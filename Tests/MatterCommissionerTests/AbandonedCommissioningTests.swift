@@ -90,7 +90,7 @@ import WebSocket
             #expect(reported.withLock { $0 } == [.nodeAdded(NodeID(6)), .interviewed(vendorID: 0xFFF1, productID: 0x8002)])
             // A command after the rest: the server reads in order, so anything tbrd sent before it was read first.
             try await commissioner.checkAvailable(timeout: .seconds(60))
-            try await eventually("the last command reaches the server") {
+            try await eventually("the last command reaches the server", wakingOn: server.wakeups) {
                 server.stdout.components(separatedBy: "command server_info").count == 3
             }
             #expect(!server.stdout.contains("command remove_node"), "tbrd removes nothing: \(server.stdout)")

@@ -108,7 +108,9 @@ import WebSocket
                     }
                 }()
                 // The server is busy looking for the device; kill it.
-                try await eventually("the server commissions", timeout: .seconds(20)) { server.log.contains("Starting Matter commissioning with code") }
+                try await eventually("the server commissions", timeout: .seconds(20), wakingOn: server.wakeups) {
+                    server.log.contains("Starting Matter commissioning with code")
+                }
                 await server.kill()
                 let error = try #require(await inFlight)
                 #expect(error.kind == .connectionLost)
@@ -205,7 +207,9 @@ import WebSocket
                         return error
                     }
                 }()
-                try await eventually("the server commissions", timeout: .seconds(20)) { server.log.contains("Starting Matter commissioning with code") }
+                try await eventually("the server commissions", timeout: .seconds(20), wakingOn: server.wakeups) {
+                    server.log.contains("Starting Matter commissioning with code")
+                }
                 let nft = try Executables.find("nft", package: "nftables")
                 let drop = try await ProcessRunner.run(
                     try Executables.find("ip", package: "iproute2"), ["netns", "exec", server.namespace, nft, "-f", "-"],

@@ -94,7 +94,7 @@ import Testing
         try await withAttachedSimulator { env throws in
             let first = try await omr(env).prefix
             await env.agent.crash(restartAfter: .milliseconds(50))
-            try await eventually("the agent is back and leader again") { try await env.dbus.deviceRole() == .leader }
+            try await eventually("the agent is back and leader again", wakingOn: env.dbus.remote.wakeups) { try await env.dbus.deviceRole() == .leader }
             #expect(try await omr(env).prefix == first)
             try await env.dbus.factoryReset()
             try await env.dbus.setActiveDatasetTLVs(sampleDataset)

@@ -13,7 +13,7 @@ import Testing
                 try Executables.product("otbr-sim"),
                 ["--bus", bus.address, "--interface", "wpan0", "--interface", "wpan1", "--rest", "0", "--rest", "[::1]:0"],
                 directory: bus.directory)
-            try await eventually("both agents are up", timeout: .seconds(10)) {
+            try await eventually("both agents are up", timeout: .seconds(10), wakingOn: process.wakeups) {
                 process.stdout.split(separator: "\n").count == 4
             }
             let lines = process.stdout.split(separator: "\n").map(String.init)

@@ -95,7 +95,7 @@ import Testing
             #expect(try await env.control("DisconnectCommissioner") == [.bool(true)])
             let during = try await env.rest.epskcState().state
             #expect(during == .accepted || during == .connected, "the guard keeps the used key")
-            try await eventually("the lifetime and the guard are waited for") { clock.sleeperCount >= 2 }
+            try await eventually("the lifetime and the guard are waited for", wakingOn: clock.wakeups) { clock.sleeperCount >= 2 }
             clock.advance(by: .milliseconds(400))
             try await eventually("the key's lifetime ended it") { try await env.rest.epskcState().state == .stopped }
             #expect(try await telemetry(env).journeys.map(\.deactivationReason) == [.epskcTimeout])

@@ -89,7 +89,7 @@ import Glibc
             let crash = try await send1.call("Crash", ["uint32:100"], interface: "io.tbrd.Simulator1", path: "/io/tbrd/Simulator/wpan1")
             #expect(crash.status == 0)
             #expect(await collect(ready, count: 1).count == 1)
-            try await eventually("wpan1 resumed its network") { try await c1.deviceRole() == .leader }
+            try await eventually("wpan1 resumed its network", wakingOn: c1.remote.wakeups) { try await c1.deviceRole() == .leader }
             #expect(try await c1.activeDatasetTLVs() == sampleDataset)
             await connection.close()
             #expect(await p0.terminate() == 0)

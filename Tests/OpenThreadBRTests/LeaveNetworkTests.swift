@@ -33,7 +33,7 @@ import Testing
             let ready = try await env.client.readySignals()
             let r = try await env.dbusSend.call("LeaveNetwork")
             #expect(r.status == 0)
-            try await eventually("the name is gone") { try await env.connection.nameOwner(of: env.name.busName) == nil }
+            try await eventually("the name is gone", wakingOn: env.connection.ownerWakeups(of: env.name.busName)) { try await env.connection.nameOwner(of: env.name.busName) == nil }
             // Calls in between fail as the real agent's do: nobody owns the name.
             #expect(try await env.dbusSend.get("DeviceRole").errorName == "org.freedesktop.DBus.Error.ServiceUnknown")
             #expect(await agentCause { _ = try await env.client.deviceRole() } == .notRunning)
@@ -52,7 +52,7 @@ import Testing
             client.clock = clock
             let start = clock.now()
             let leave = Task { await agentCause { try await client.leaveNetwork(timeout: .seconds(20)) } }
-            try await eventually("the client waits for the agent") { clock.sleepingUntil == [start.advanced(by: .seconds(20))] }
+            try await eventually("the client waits for the agent", wakingOn: clock.wakeups) { clock.sleepingUntil == [start.advanced(by: .seconds(20))] }
             clock.advance(by: .seconds(19))
             #expect(clock.sleeperCount == 1, "19 s in, the client still waits")
             clock.advance(by: .seconds(1))
@@ -67,7 +67,7 @@ import Testing
             var client = env.client
             client.clock = clock
             let leave = Task { await agentCause { try await client.leaveNetwork(timeout: .seconds(20)) } }
-            try await eventually("the client waits for the agent") { clock.sleeperCount == 1 }
+            try await eventually("the client waits for the agent", wakingOn: clock.wakeups) { clock.sleeperCount == 1 }
             leave.cancel()
             #expect(await leave.value == .cancelled)
         }

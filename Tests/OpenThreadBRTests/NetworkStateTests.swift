@@ -90,7 +90,7 @@ import Testing
             let ready = try await env.client.readySignals()
             try await env.control("Crash", [.uint32(50)])
             _ = await collect(ready, count: 1)
-            try await eventually("the agent is leader again") { try await env.client.deviceRole() == .leader }
+            try await eventually("the agent is leader again", wakingOn: env.client.remote.wakeups) { try await env.client.deviceRole() == .leader }
             // The network came back on its own, but the host's Thread-enabled state starts disabled.
             #expect(await otError { try await env.client.join(sampleDataset) } == .invalidState)
             #expect(try await env.control.property("ThreadEnabled", as: Bool.self) == false)
@@ -104,7 +104,7 @@ import Testing
             #expect(try await env.client.deviceRole() == .disabled)
             #expect(try await env.client.activeDatasetTLVs() == sampleDataset)
             try await env.client.setThreadEnabled(true)
-            try await eventually("leader") { try await env.client.deviceRole() == .leader }
+            try await eventually("leader", wakingOn: env.client.remote.wakeups) { try await env.client.deviceRole() == .leader }
             let start = ContinuousClock.now
             async let disabling: Void = env.client.setThreadEnabled(false)
             try await eventually("the graceful detach runs") { await env.agent.runtime.detaching }

@@ -13,7 +13,8 @@ func startSimulatorBinary(
         try Executables.product("otbr-sim"),
         ["--bus", bus.address] + interfaces.flatMap { ["--interface", $0.rawValue] } + more,
         directory: bus.directory)
-    try await eventually("otbr-sim is on the bus", timeout: .seconds(10)) {
+    // otbr-sim says "ready" once it owns the name: its output is the event.
+    try await eventually("otbr-sim is on the bus", timeout: .seconds(10), wakingOn: process.wakeups) {
         for name in interfaces where try await connection.nameOwner(of: name.busName) == nil { return false }
         return process.stdout.split(separator: "\n").count == interfaces.count
     }

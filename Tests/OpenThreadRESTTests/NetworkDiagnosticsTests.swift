@@ -42,7 +42,7 @@ import Testing
                 try Executables.product("otbr-sim"),
                 ["--bus", bus.address, "--dataset", dataset, "--rest", "127.0.0.1:0", "--diag-delay", "20"], directory: bus.directory)
             var url: String?
-            try await eventually("otbr-sim serves REST", timeout: .seconds(20)) {
+            try await eventually("otbr-sim serves REST", timeout: .seconds(20), wakingOn: process.wakeups) {
                 guard process.isRunning else { throw TestKitError("otbr-sim exited: \(process.stderr)") }
                 url = process.stdout.split(separator: "\n").first { $0.hasPrefix("rest ") }.flatMap { $0.split(separator: " ").last }.map(String.init)
                 return url != nil

@@ -94,7 +94,7 @@ import Testing
         let directory = try TemporaryDirectory.make(prefix: "tbrd-rest")
         let process = try TestProcess(try Executables.find("python3", package: "python3"), ["-c", agent, mode], directory: directory)
         var port: UInt16?
-        try await eventually("the agent listens", timeout: .seconds(20)) {
+        try await eventually("the agent listens", timeout: .seconds(20), wakingOn: process.wakeups) {
             guard process.isRunning || !process.stdout.isEmpty else { throw TestKitError("the agent exited: \(process.stderr)") }
             port = process.stdout.split(separator: "\n").first.flatMap { UInt16($0) }
             return port != nil

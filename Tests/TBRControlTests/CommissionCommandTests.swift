@@ -37,7 +37,7 @@ import Testing
             let batch = try rig.spawn(["--json", "matter", "commission", "--structure", "Home"] + codes)
 
             // Live: the first device's lines are printed while the slow third one is still being commissioned.
-            try await eventually("code 1 is complete while the command runs", timeout: .seconds(20)) {
+            try await eventually("code 1 is complete while the command runs", timeout: .seconds(20), wakingOn: batch.wakeups) {
                 jsonLines(batch).contains { $0["payload"] as? Int == 1 && $0["stage"] as? String == "complete" }
             }
             #expect(batch.isRunning, "the stages are printed as they happen, not at the end")

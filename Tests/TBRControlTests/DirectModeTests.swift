@@ -78,7 +78,7 @@ import Testing
     @Test func activateThenWatchSeesTheKeyUsed() async throws {
         try await withRig(["wpan0", "wpan1"]) { rig throws in
             let watch = try rig.spawn(["epskc", "watch", "--json", "--once", "--timeout", "20"])
-            try await eventually("the watcher is watching") { watch.stderr.contains("watching wpan0, wpan1 without tbrd") }
+            try await eventually("the watcher is watching", wakingOn: watch.wakeups) { watch.stderr.contains("watching wpan0, wpan1 without tbrd") }
 
             let (activated, response) = try await rig.json(["epskc", "activate", "-d", "wpan1", "--duration", "30", "--json"])
             #expect(activated.status == 0)
@@ -91,7 +91,7 @@ import Testing
             #expect(busy.status == 75)
             #expect(busy.stdout.contains("\"status\" : \"busy\"") && busy.stdout.contains("\"epskc\" : null"))
 
-            try await eventually("the watcher noticed the key") { jsonLines(watch).count == 1 }
+            try await eventually("the watcher noticed the key", wakingOn: watch.wakeups) { jsonLines(watch).count == 1 }
             #expect(try await rig.useKey(key, on: "wpan1"))
             #expect(try await watch.waitForExit(timeout: .seconds(10)) == 0)
             let events = jsonLines(watch)
@@ -109,7 +109,7 @@ import Testing
     @Test func activateDeactivateInTextAndTheirStatuses() async throws {
         try await withRig(["wpan0"]) { rig throws in
             let watch = try rig.spawn(["epskc", "watch", "-d", "wpan0", "--timeout", "20", "--once"])
-            try await eventually("the watcher is watching") { watch.stderr.contains("watching wpan0 without tbrd") }
+            try await eventually("the watcher is watching", wakingOn: watch.wakeups) { watch.stderr.contains("watching wpan0 without tbrd") }
 
             let activated = try await rig.run(["epskc", "activate"])
             #expect(activated.status == 0)
@@ -118,7 +118,7 @@ import Testing
             #expect(busy.status == 75 && busy.stdout == "")
             #expect(busy.stderr.contains("tbrctl: ActivateEpskcMode on wpan0 failed: otbr-agent for wpan0 answered io.openthread.Error.Busy"))
 
-            try await eventually("the watcher noticed the key") { watch.stdout.split(separator: "\n").count == 1 }
+            try await eventually("the watcher noticed the key", wakingOn: watch.wakeups) { watch.stdout.split(separator: "\n").count == 1 }
             let deactivated = try await rig.run(["epskc", "deactivate"])
             #expect(deactivated.status == 0 && deactivated.stdout == "ePSKc of wpan0 deactivated\n")
             #expect(try await watch.waitForExit(timeout: .seconds(10)) == 0)

@@ -101,7 +101,7 @@ import Testing
             // The slow device first, so the others are still queued when the signal comes.
             let codes = [try C.code(discriminator: 300), try C.code(discriminator: 100), try C.code(discriminator: 200)]
             let batch = try rig.spawn(["--json", "matter", "commission", "--structure", "Home"] + codes)
-            try await eventually("code 1 is being commissioned", timeout: .seconds(20)) {
+            try await eventually("code 1 is being commissioned", timeout: .seconds(20), wakingOn: batch.wakeups) {
                 jsonLines(batch).contains { $0["payload"] as? Int == 1 && $0["stage"] as? String == "commissioning" }
             }
             kill(batch.pid, SIGINT)
@@ -118,7 +118,7 @@ import Testing
             // A tbrctl that dies without a word: tbrd sees it leave the bus and cancels its session.
             seen.withLock { $0.removeAll() }
             let second = try rig.spawn(["--json", "matter", "commission", "--structure", "Home", try C.code(discriminator: 300), codes[1]])
-            try await eventually("the second batch runs", timeout: .seconds(20)) {
+            try await eventually("the second batch runs", timeout: .seconds(20), wakingOn: second.wakeups) {
                 jsonLines(second).contains { $0["payload"] as? Int == 2 && $0["stage"] as? String == "queued" }
             }
             kill(second.pid, SIGKILL)

@@ -76,7 +76,8 @@ import Testing
             let moved = try await rig.run(["network", "join", "-d", "wpan1", "--dataset", hexC, "--this-router-only"])
             #expect(moved.status == 0, "\(moved.stderr)")
             let agent = BorderRouterAgent(connection: rig.connection, interfaceName: "wpan1")
-            try await eventually("wpan1 leads Garage", timeout: .seconds(10)) {
+            // DeviceRole and ActiveDatasetTlvs (which carries the name) are signalled.
+            try await eventually("wpan1 leads Garage", timeout: .seconds(10), wakingOn: agent.remote.wakeups) {
                 let role = try await agent.deviceRole()
                 let name = try await agent.read(.networkName)
                 return role == .leader && name == "Garage"

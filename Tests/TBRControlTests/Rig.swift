@@ -91,13 +91,13 @@ func withRig(
                     + simulatorArguments,
                 directory: bus.directory)
             sim = process
-            try await eventually("otbr-sim is ready", timeout: .seconds(10)) {
+            try await eventually("otbr-sim is ready", timeout: .seconds(10), wakingOn: process.wakeups) {
                 process.stdout.split(separator: "\n").filter { $0.hasPrefix("ready ") }.count == interfaces.count
             }
             if simulatorArguments.contains("--dataset") {
                 for name in interfaces {
                     let agent = BorderRouterAgent(connection: connection, interfaceName: name)
-                    try await eventually("\(name) is leader", timeout: .seconds(10)) { try await agent.deviceRole() == .leader }
+                    try await eventually("\(name) is leader", timeout: .seconds(10), wakingOn: agent.remote.wakeups) { try await agent.deviceRole() == .leader }
                 }
             }
         }

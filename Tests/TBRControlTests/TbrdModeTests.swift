@@ -48,7 +48,7 @@ import Testing
     @Test func activateUseAndWatchThroughTbrd() async throws {
         try await withRig(["wpan0", "wpan1"], withTbrd: true) { rig throws in
             let watch = try rig.spawn(["epskc", "watch", "--json", "--once", "--timeout", "20"])
-            try await eventually("the watcher is live") { watch.stderr.hasPrefix("tbrctl: watching the ePSKc events of every router through tbrd, after #") }
+            try await eventually("the watcher is live", wakingOn: watch.wakeups) { watch.stderr.hasPrefix("tbrctl: watching the ePSKc events of every router through tbrd, after #") }
 
             let (activated, response) = try await rig.json(["epskc", "activate", "-d", "wpan0", "--duration", "30", "--json"])
             #expect(activated.status == 0 && activated.stderr == "")
@@ -99,10 +99,10 @@ import Testing
     @Test func aWatcherRestartedWithSinceGetsExactlyWhatItMissed() async throws {
         try await withRig(["wpan0"], withTbrd: true) { rig throws in
             let first = try rig.spawn(["epskc", "watch", "--json"])
-            try await eventually("the watcher is live") { first.stderr.contains("through tbrd, after #0") }
+            try await eventually("the watcher is live", wakingOn: first.wakeups) { first.stderr.contains("through tbrd, after #0") }
             #expect(try await rig.run(["epskc", "activate"]).status == 0)
             #expect(try await rig.run(["epskc", "deactivate"]).status == 0)
-            try await eventually("the first watcher printed two events") { jsonLines(first).count == 2 }
+            try await eventually("the first watcher printed two events", wakingOn: first.wakeups) { jsonLines(first).count == 2 }
             await first.terminate()
             let seen = jsonLines(first).compactMap { $0["sequence"] as? Int }
 
@@ -111,9 +111,9 @@ import Testing
                 #expect(try await rig.run(["epskc", "deactivate"]).status == 0)
             }
             let second = try rig.spawn(["epskc", "watch", "--json", "--since", "\(seen.last ?? 0)"])
-            try await eventually("the second watcher caught up") { jsonLines(second).count == 4 }
+            try await eventually("the second watcher caught up", wakingOn: second.wakeups) { jsonLines(second).count == 4 }
             #expect(try await rig.run(["epskc", "activate"]).status == 0)
-            try await eventually("and follows live events") { jsonLines(second).count == 5 }
+            try await eventually("and follows live events", wakingOn: second.wakeups) { jsonLines(second).count == 5 }
             await second.terminate()
             let missed = jsonLines(second).compactMap { $0["sequence"] as? Int }
             #expect(missed == Array((seen.last! + 1)...(seen.last! + 5)), "no gap, no repeat: \(seen) then \(missed)")
@@ -245,14 +245,14 @@ import Testing
         try await withRig(["wpan0"], withTbrd: true) { rig throws in
             let tbrd = try #require(rig.tbrd)
             let watch = try rig.spawn(["epskc", "watch", "--json", "--once", "--timeout", "30"])
-            try await eventually("the watcher is live") { watch.stderr.contains("through tbrd, after #0") }
+            try await eventually("the watcher is live", wakingOn: watch.wakeups) { watch.stderr.contains("through tbrd, after #0") }
             let (_, response) = try await rig.json(["epskc", "activate", "--duration", "60", "--json"])
             let key = try #require(response["epskc"] as? String)
-            try await eventually("the watcher printed the start") { jsonLines(watch).count == 1 }
+            try await eventually("the watcher printed the start", wakingOn: watch.wakeups) { jsonLines(watch).count == 1 }
 
             // tbrd crashes while the key is active; the key is used while it is away.
             await tbrd.stop(signal: SIGKILL)
-            try await eventually("the watcher noticed") { watch.stderr.contains("tbrd left the bus; waiting for it to come back") }
+            try await eventually("the watcher noticed", wakingOn: watch.wakeups) { watch.stderr.contains("tbrd left the bus; waiting for it to come back") }
             #expect(try await rig.useKey(key, on: "wpan0"))
             try await tbrd.start(expecting: 1, connection: rig.connection)
 

@@ -12,7 +12,7 @@ import Testing
         gate.close()
         #expect(!gate.enter(), "a closed gate admits nothing")
         let drained = Task { await gate.drained(within: .seconds(5), clock: clock) }
-        try await eventually("the shutdown waits for the call") { clock.sleeperCount == 1 }
+        try await eventually("the shutdown waits for the call", wakingOn: clock.wakeups) { clock.sleeperCount == 1 }
         gate.leave()
         #expect(await drained.value)
     }
@@ -23,7 +23,7 @@ import Testing
         #expect(gate.enter())
         let start = clock.now()
         let drained = Task { await gate.drained(within: .seconds(5), clock: clock) }
-        try await eventually("the shutdown waits for the call") { clock.sleepingUntil == [start.advanced(by: .seconds(5))] }
+        try await eventually("the shutdown waits for the call", wakingOn: clock.wakeups) { clock.sleepingUntil == [start.advanced(by: .seconds(5))] }
         clock.advance(by: .seconds(5))
         #expect(await !drained.value)
         #expect(gate.inFlight == 1)
@@ -34,7 +34,7 @@ import Testing
         let gate = CallGate()
         #expect(gate.enter())
         let drained = Task { await gate.drained(within: .seconds(5), clock: clock) }
-        try await eventually("the shutdown waits for the call") { clock.sleeperCount == 1 }
+        try await eventually("the shutdown waits for the call", wakingOn: clock.wakeups) { clock.sleeperCount == 1 }
         drained.cancel()
         #expect(await !drained.value)
     }

@@ -41,7 +41,7 @@ struct CommissioningRig {
         let signals = try await structure.signals("CommissioningProgress")
         log.follow(signals)
         // wpan0 is attached (the simulator's role delay) before a session may open.
-        try await eventually("wpan0 is attached", timeout: .seconds(10)) {
+        try await eventually("wpan0 is attached", timeout: .seconds(10), wakingOn: env.router("wpan0").wakeups) {
             let role = try await env.router("wpan0").property("Role", as: String.self)
             return role == "leader" || role == "router" || role == "child"
         }

@@ -104,7 +104,7 @@ import Glibc
             try await env.startSimulator()
             try await env.startDaemon()
             let wpan1 = env.router("wpan1")
-            try await eventually("wpan1 is online") { try await wpan1.property("Online", as: Bool.self) }
+            try await eventually("wpan1 is online", wakingOn: wpan1.wakeups) { try await wpan1.property("Online", as: Bool.self) }
             let changes = try await wpan1.propertiesChanged()
             _ = try await env.simulatorControl("wpan1").call("Crash", [.uint32(500)])
             var onlineValues: [Bool] = []
@@ -209,16 +209,16 @@ import Glibc
                 try Executables.product("tbrd"), ["--bus", env.address, "--state-dir", env.stateDirectory, "--config", conf.path],
                 directory: env.directory)
             env.daemon = p
-            try await eventually("tbrd owns io.tbrd") { try await env.client.nameOwner(of: "io.tbrd") != nil }
+            try await eventually("tbrd owns io.tbrd", wakingOn: env.client.ownerWakeups(of: "io.tbrd")) { try await env.client.nameOwner(of: "io.tbrd") != nil }
             #expect(!p.stderr.contains("tbrd is ready"))  // a notice, below the configured warning level
             try "log-level = debug\nfirewall = off\n".write(to: conf, atomically: true, encoding: .utf8)
             kill(p.pid, SIGHUP)
-            try await eventually("the reload is logged") { p.stderr.contains("configuration reloaded log-level=debug") }
+            try await eventually("the reload is logged", wakingOn: p.wakeups) { p.stderr.contains("configuration reloaded log-level=debug") }
             _ = try await env.manager.call("ListStructures")
             #expect(p.isRunning)
             try "log-level = loud\nfirewall = off\n".write(to: conf, atomically: true, encoding: .utf8)
             kill(p.pid, SIGHUP)
-            try await eventually("the bad file is refused") { p.stderr.contains("configuration not reloaded") }
+            try await eventually("the bad file is refused", wakingOn: p.wakeups) { p.stderr.contains("configuration not reloaded") }
             #expect(p.isRunning)
         }
     }

@@ -71,7 +71,7 @@ import Glibc
     }
 
     private func checkRemote(_ net: TestNetwork, _ env: DaemonEnvironment, _ sim: TestProcess) async throws {
-        try await eventually("otbr-sim serves REST") { sim.stdout.contains("ready") || !sim.isRunning }
+        try await eventually("otbr-sim serves REST", wakingOn: sim.wakeups) { sim.stdout.contains("ready") || !sim.isRunning }
         _ = try await env.manager.call("AddRemoteBorderRouter", [.string("http://127.0.0.1:8081"), .string("remote")])
         try await TestNetwork.must(["-n", net.router, "-6", "route", "add", "default", "via", "fd00:1::2", "dev", "lan0"])
         let sysctl = try Executables.find("sysctl", package: "procps")

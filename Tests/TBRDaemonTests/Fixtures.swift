@@ -44,7 +44,7 @@ final class DaemonEnvironment: @unchecked Sendable {
         for i in interfaces { arguments += ["--interface", i] }
         let p = try TestProcess(try Executables.product("otbr-sim"), arguments + extra, directory: directory)
         simulator = p
-        try await eventually("otbr-sim is ready") { p.stdout.split(separator: "\n").count == interfaces.count || !p.isRunning }
+        try await eventually("otbr-sim is ready", wakingOn: p.wakeups) { p.stdout.split(separator: "\n").count == interfaces.count || !p.isRunning }
         guard p.isRunning else { throw TestKitError("otbr-sim did not start: \(p.stderr)") }
     }
 
@@ -70,7 +70,7 @@ final class DaemonEnvironment: @unchecked Sendable {
             command[0], Array(command.dropFirst()) + ["--bus", address, "--state-dir", stateDirectory, "--log-level", "debug"] + extra,
             directory: directory)
         daemon = p
-        try await eventually("tbrd owns io.tbrd") {
+        try await eventually("tbrd owns io.tbrd", wakingOn: p.wakeups, client.ownerWakeups(of: "io.tbrd")) {
             guard p.isRunning else { throw TestKitError("tbrd exited: \(p.stderr)") }
             return try await client.nameOwner(of: "io.tbrd") != nil
         }

@@ -94,7 +94,7 @@ import Glibc
             _ = try await env.activate("wpan0", seconds: 300)
             Self.fill(env.stateDirectory)
             _ = try await env.router("wpan0").call("DeactivateEpskcMode", [.bool(false)])
-            try await eventually("tbrd says the end is pending", timeout: .seconds(10)) {
+            try await eventually("tbrd says the end is pending", timeout: .seconds(10), wakingOn: #require(env.daemon).wakeups) {
                 env.daemon?.stderr.contains("ePSKc end not recorded yet") == true
             }
             #expect(try await Self.journal(env).map(\.0) == ["activated"], "nothing journalled on a full disk")
@@ -110,13 +110,13 @@ import Glibc
             _ = try await env.activate("wpan0", seconds: 300)
             Self.fill(env.stateDirectory)
             _ = try await env.router("wpan0").call("DeactivateEpskcMode", [.bool(false)])
-            try await eventually("the second end is pending", timeout: .seconds(10)) {
+            try await eventually("the second end is pending", timeout: .seconds(10), wakingOn: #require(env.daemon).wakeups) {
                 (env.daemon?.stderr.components(separatedBy: "ePSKc end not recorded yet").count ?? 0) >= 3
             }
             #expect(await env.stopDaemon() == 0)
             // Restarted while the disk is still full: the recovered end waits in memory too.
             try await env.startDaemon()
-            try await eventually("the restarted tbrd finds the end and cannot journal it yet", timeout: .seconds(20)) {
+            try await eventually("the restarted tbrd finds the end and cannot journal it yet", timeout: .seconds(20), wakingOn: #require(env.daemon).wakeups) {
                 env.daemon?.stderr.contains("ePSKc end not recorded yet") == true
             }
             try FileManager.default.removeItem(atPath: env.stateDirectory + "/filler")

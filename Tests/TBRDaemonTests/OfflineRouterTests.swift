@@ -12,7 +12,7 @@ import Testing
             try await env.startSimulator()
             try await env.startDaemon()
             let wpan1 = env.router("wpan1")
-            try await eventually("wpan1 is a leader") { try await wpan1.property("Role", as: String.self) == "leader" }
+            try await eventually("wpan1 is a leader", wakingOn: wpan1.wakeups) { try await wpan1.property("Role", as: String.self) == "leader" }
             #expect(try await wpan1.allProperties()["NetworkName"] == .string("OpenThreadDemo"))
             let changes = try await wpan1.propertiesChanged()
             _ = try await env.simulatorControl("wpan1").call("Crash", [.uint32(600_000)])

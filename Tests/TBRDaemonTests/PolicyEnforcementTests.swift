@@ -56,7 +56,7 @@ import Glibc
         async throws
     {
         try await structure.setProperty("InternetAccessOption", .string(option))
-        try await eventually("\(routers) \(state) under \(option)", timeout: .seconds(10)) {
+        try await eventually("\(routers) \(state) under \(option)", timeout: .seconds(10), wakingOn: structure.wakeups) {
             let s = try await status(structure)
             return routers.allSatisfy { s[$0]?.state == state }
         }
@@ -138,7 +138,7 @@ import Glibc
                     try Executables.product("otbr-sim"),
                     ["--bus", env.address, "--dataset", demoDataset, "--role-delay", "100", "--nat64-delay", "100", "--disconnect-guard", "100", "--interface", "wpan1"],
                     directory: env.directory)
-                try await eventually("wpan1's agent is ready") { p.stdout.contains("ready") || !p.isRunning }
+                try await eventually("wpan1's agent is ready", wakingOn: p.wakeups) { p.stdout.contains("ready") || !p.isRunning }
                 return p
             }
             var wpan1 = try await startWpan1()
@@ -148,12 +148,12 @@ import Glibc
                 let structure = try await Self.home(env, ["wpan0", "wpan1"])
                 try await Self.set("none", on: structure, for: ["wpan0", "wpan1"])
                 await wpan1.terminate()
-                try await eventually("wpan1 is offline") { try await env.router("wpan1").property("Online", as: Bool.self) == false }
+                try await eventually("wpan1 is offline", wakingOn: env.router("wpan1").wakeups) { try await env.router("wpan1").property("Online", as: Bool.self) == false }
                 try await Self.set("nat64Only", on: structure, for: ["wpan0"])
                 let offline = try #require(try await Self.status(structure)["wpan1"])
                 #expect(offline.state == "pending" && offline.detail.contains("offline"), "\(offline)")
                 wpan1 = try await startWpan1()
-                try await eventually("wpan1 applied once back", timeout: .seconds(10)) {
+                try await eventually("wpan1 applied once back", timeout: .seconds(10), wakingOn: structure.wakeups) {
                     try await Self.status(structure)["wpan1"]?.state == "applied"
                 }
                 #expect(try await Self.nat64On(env, "wpan1"))
@@ -190,7 +190,7 @@ import Glibc
             try await env.startDaemon()
             let again = RemoteObject(connection: env.client, destination: "io.tbrd", path: structure.path, interface: structure.interface)
             #expect(try await again.property("InternetAccessOption", as: String.self) == "nat64Only", "persisted first")
-            try await eventually("applied at the next start", timeout: .seconds(10)) {
+            try await eventually("applied at the next start", timeout: .seconds(10), wakingOn: again.wakeups) {
                 try await Self.status(again)["wpan0"]?.state == "applied"
             }
             #expect(try await Self.nat64On(env, "wpan0"))

@@ -133,12 +133,12 @@ import Glibc
                  "--state-dir", env.stateDirectory] + (try env.configuration("")),
                 directory: env.directory)
             env.daemon = daemon
-            try await eventually("tbrd, as the user tbrd, owns io.tbrd") {
+            try await eventually("tbrd, as the user tbrd, owns io.tbrd", wakingOn: daemon.wakeups, env.client.ownerWakeups(of: "io.tbrd")) {
                 guard daemon.isRunning else { throw TestKitError("tbrd exited: \(daemon.stderr)") }
                 return try await env.client.nameOwner(of: "io.tbrd") != nil
             }
             // Reading the agent (properties) and calling it (a method of io.openthread.BorderRouter).
-            try await eventually("wpan0 is online through tbrd") {
+            try await eventually("wpan0 is online through tbrd", wakingOn: env.router("wpan0").wakeups) {
                 (try? await env.router("wpan0").property("Online", as: Bool.self)) == true
             }
             let activated = try await env.activate("wpan0", seconds: 30)

@@ -31,7 +31,7 @@ import Testing
     }
 
     private func check(_ env: DaemonEnvironment, _ agentBus: PrivateBus, _ sim: TestProcess) async throws {
-        try await eventually("otbr-sim serves REST") { sim.stdout.contains("rest wpan3 ") || !sim.isRunning }
+        try await eventually("otbr-sim serves REST", wakingOn: sim.wakeups) { sim.stdout.contains("rest wpan3 ") || !sim.isRunning }
         let url = try #require(sim.stdout.split(separator: "\n").first { $0.hasPrefix("rest wpan3 ") }?.split(separator: " ").last)
         try await env.startDaemon()
         _ = try await env.manager.call("AddRemoteBorderRouter", [.string(String(url)), .string("remote")])

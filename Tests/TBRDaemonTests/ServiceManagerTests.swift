@@ -14,6 +14,8 @@ final class NotifyListener: Sendable {
     let path: String
     private let received = Locked<[String]>([])
     private let stopped = Locked(false)
+    /// Told after each datagram is kept.
+    let arrivals = ChangeNotifier()
 
     init(directory: URL) throws {
         path = directory.appendingPathComponent("notify").path
@@ -33,13 +35,16 @@ final class NotifyListener: Sendable {
         }
         // A thread of its own, so the test's tasks never block on the socket; it closes the socket when
         // the listener is closed.
-        Thread.detachNewThread { [received, stopped] in
+        Thread.detachNewThread { [received, stopped, arrivals] in
             var buffer = [UInt8](repeating: 0, count: 4096)
             while !stopped.withLock({ $0 }) {
                 var ready = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
                 guard poll(&ready, 1, 50) > 0 else { continue }
                 let n = recv(fd, &buffer, buffer.count, 0)
-                if n > 0 { received.withLock { $0.append(String(decoding: buffer[..<n], as: UTF8.self)) } }
+                if n > 0 {
+                    received.withLock { $0.append(String(decoding: buffer[..<n], as: UTF8.self)) }
+                    arrivals.changed()
+                }
             }
             Glibc.close(fd)
         }
@@ -72,7 +77,7 @@ final class NotifyListener: Sendable {
             let listener = try NotifyListener(directory: env.directory)
             defer { listener.close() }
             let daemon = try Self.startDaemon(env, listener: listener, watchdogMicroseconds: 400_000)
-            try await eventually("tbrd says it is ready") {
+            try await eventually("tbrd says it is ready", wakingOn: listener.arrivals.wakeups, daemon.exitWakeups) {
                 guard daemon.isRunning else { throw TestKitError("tbrd exited: \(daemon.stderr)") }
                 let ready = listener.count("READY=1") > 0
                 // Read after the message: had READY=1 come before the name was taken, this could see it
@@ -83,7 +88,7 @@ final class NotifyListener: Sendable {
                 return ready
             }
             #expect(listener.count("READY=1") == 1)
-            try await eventually("the watchdog is fed, again and again") { listener.count("WATCHDOG=1") >= 3 }
+            try await eventually("the watchdog is fed, again and again", wakingOn: listener.arrivals.wakeups) { listener.count("WATCHDOG=1") >= 3 }
 
             kill(daemon.pid, SIGTERM)
             #expect(try await daemon.waitForExit() == 0)
@@ -98,7 +103,7 @@ final class NotifyListener: Sendable {
             let listener = try NotifyListener(directory: env.directory)
             defer { listener.close() }
             let daemon = try Self.startDaemon(env, listener: listener, watchdogMicroseconds: 400_000)
-            try await eventually("tbrd is ready and fed the watchdog") { listener.count("WATCHDOG=1") >= 1 || !daemon.isRunning }
+            try await eventually("tbrd is ready and fed the watchdog", wakingOn: listener.arrivals.wakeups, daemon.exitWakeups) { listener.count("WATCHDOG=1") >= 1 || !daemon.isRunning }
             // The bus stops answering: tbrd's process lives on, but its round through the bus hangs.
             kill(env.bus.pid, SIGSTOP)
             var resumed = false
@@ -114,7 +119,7 @@ final class NotifyListener: Sendable {
 
             kill(env.bus.pid, SIGCONT)
             resumed = true
-            try await eventually("fed again once the bus answers") { listener.count("WATCHDOG=1") > fedBefore }
+            try await eventually("fed again once the bus answers", wakingOn: listener.arrivals.wakeups) { listener.count("WATCHDOG=1") > fedBefore }
         }
     }
 }

@@ -13,12 +13,12 @@ import Glibc
     /// Starts a `LeaveNetwork` through tbrd on wpan0 and returns once otbr-agent has left the bus (the
     /// call then waits for the agent to come back, `restartDelayMs` later).
     static func leaveInFlight(_ env: DaemonEnvironment) async throws -> Task<Result<[DBusValue], any Error>, Never> {
-        try await eventually("wpan0 is a leader") { try await env.router("wpan0").property("Role", as: String.self) == "leader" }
+        try await eventually("wpan0 is a leader", wakingOn: env.router("wpan0").wakeups) { try await env.router("wpan0").property("Role", as: String.self) == "leader" }
         let router = env.router("wpan0")
         let leave = Task { () -> Result<[DBusValue], any Error> in
             do { return .success(try await router.call("LeaveNetwork", timeout: .seconds(60))) } catch { return .failure(error) }
         }
-        try await eventually("the agent left the bus", timeout: .seconds(10)) {
+        try await eventually("the agent left the bus", timeout: .seconds(10), wakingOn: env.client.ownerWakeups(of: "io.openthread.BorderRouter.wpan0")) {
             try await env.client.nameOwner(of: "io.openthread.BorderRouter.wpan0") == nil
         }
         return leave
@@ -36,7 +36,7 @@ import Glibc
             let leave = try await Self.leaveInFlight(env)
 
             kill(daemon.pid, SIGTERM)
-            try await eventually("io.tbrd is released") { try await env.client.nameOwner(of: "io.tbrd") == nil }
+            try await eventually("io.tbrd is released", wakingOn: env.client.ownerWakeups(of: "io.tbrd")) { try await env.client.nameOwner(of: "io.tbrd") == nil }
             #expect(daemon.isRunning, "tbrd must still be serving the call in flight")
             // A call that reaches tbrd by its unique name meanwhile is refused with a sentence.
             await #expect {

@@ -29,7 +29,7 @@ import Testing
 
         /// Waits until the driver sleeps until exactly `instants` (none: it waits without a timer).
         func sleeping(until instants: [ContinuousClock.Instant]) async throws {
-            try await eventually("the driver sleeps until \(instants)") { clock.sleepingUntil == instants }
+            try await eventually("the driver sleeps until \(instants)", wakingOn: clock.wakeups) { clock.sleepingUntil == instants }
         }
     }
 
@@ -100,7 +100,7 @@ import Testing
         let fired = Locked(0)
         let driver = Task { await alarm.run { fired.withLock { $0 += 1 } } }
         alarm.set(clock.now().advanced(by: .seconds(5)))
-        try await eventually("the driver sleeps") { clock.sleeperCount == 1 }
+        try await eventually("the driver sleeps", wakingOn: clock.wakeups) { clock.sleeperCount == 1 }
         driver.cancel()
         await driver.value
         #expect(clock.sleeperCount == 0)

@@ -14,7 +14,7 @@ import Testing
         let clock = ManualClock()
         guard case .finished(7) = try await TimeLimit.run(.seconds(5), clock: clock, { 7 }) else { Issue.record("not finished"); return }
         let waiting = Task { try await TimeLimit.run(.seconds(5), clock: clock, Self.forever) }
-        try await eventually("the deadline is waited for") { clock.sleeperCount > 0 }
+        try await eventually("the deadline is waited for", wakingOn: clock.wakeups) { clock.sleeperCount > 0 }
         clock.advance(by: .seconds(5))
         guard case .timedOut = try await waiting.value else { Issue.record("not timed out"); return }
     }
@@ -23,7 +23,7 @@ import Testing
     @Test func aCancelledCallerIsNotATimeout() async throws {
         let clock = ManualClock()
         let caller = Task { try await TimeLimit.run(.seconds(5), clock: clock, Self.forever) }
-        try await eventually("the deadline is waited for") { clock.sleeperCount > 0 }
+        try await eventually("the deadline is waited for", wakingOn: clock.wakeups) { clock.sleeperCount > 0 }
         caller.cancel()
         await #expect(throws: CancellationError.self) { _ = try await caller.value }
     }
@@ -38,7 +38,7 @@ import Testing
             return
         }
         let waiting = Task { try await TimeLimit.run(until: start.advanced(by: .seconds(10)), clock: clock, Self.forever) }
-        try await eventually("the deadline is waited for") { clock.sleepingUntil == [start.advanced(by: .seconds(10))] }
+        try await eventually("the deadline is waited for", wakingOn: clock.wakeups) { clock.sleepingUntil == [start.advanced(by: .seconds(10))] }
         clock.advance(by: .seconds(9))
         #expect(clock.sleepingUntil == [start.advanced(by: .seconds(10))], "nine seconds in, the deadline still waits")
         clock.advance(by: .seconds(1))
@@ -51,7 +51,7 @@ import Testing
         guard case .finished(3) = try await TimeLimit.run(optionally: nil, clock: clock, { 3 }) else { Issue.record("not finished"); return }
         #expect(clock.sleeperCount == 0, "no limit, no timer")
         let waiting = Task { try await TimeLimit.run(optionally: .seconds(2), clock: clock, Self.forever) }
-        try await eventually("the deadline is waited for") { clock.sleeperCount > 0 }
+        try await eventually("the deadline is waited for", wakingOn: clock.wakeups) { clock.sleeperCount > 0 }
         clock.advance(by: .seconds(2))
         guard case .timedOut = try await waiting.value else { Issue.record("not timed out"); return }
     }

@@ -28,9 +28,12 @@ final class ManualSignalSource: SignalSource {
 /// A thread-safe log of what services did, in order.
 final class Recorder: Sendable {
     private let entries = Locked<[String]>([])
+    /// Told after each entry.
+    let changes = ChangeNotifier()
 
     func record(_ entry: String) {
         entries.withLock { $0.append(entry) }
+        changes.changed()
     }
 
     var log: [String] { entries.withLock { $0 } }
@@ -40,7 +43,9 @@ final class Recorder: Sendable {
 
     /// Waits until `entry` has been recorded.
     func waitFor(_ entry: String, timeout: Duration = .seconds(10)) async throws {
-        try await eventually("\"\(entry)\" happens (log: \(log))", timeout: timeout) { self.log.contains(entry) }
+        try await eventually("\"\(entry)\" happens (log: \(log))", timeout: timeout, wakingOn: changes.wakeups) {
+            self.log.contains(entry)
+        }
     }
 }
 

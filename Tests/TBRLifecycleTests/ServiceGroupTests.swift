@@ -72,7 +72,7 @@ struct ServiceGroupTests {
         let cancelled = recorder.count("a cancelled")
         try await withTimeout {
             async let run: Void = ignoring.run()
-            try await eventually("r returned") { recorder.count("returning returned") > returned }
+            try await eventually("r returned", wakingOn: recorder.changes.wakeups) { recorder.count("returning returned") > returned }
             // The other service keeps running: it is cancelled by the signal, not by r returning.
             recorder.record("test sends SIGINT")
             signals.send(.sigint)

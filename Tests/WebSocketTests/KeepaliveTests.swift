@@ -51,10 +51,10 @@ import Glibc
         let clock = ManualClock()
         let (server, client) = try await Self.connect("silent", keepalive: WebSocketKeepalive(clock: clock))
         let receiving = Task { try await client.receive() }
-        try await eventually("the keepalive sleeps until the first ping") { clock.sleeperCount == 1 }
+        try await eventually("the keepalive sleeps until the first ping", wakingOn: clock.wakeups) { clock.sleeperCount == 1 }
         clock.advance(by: .seconds(10))
         try await eventually("the server got a ping") { Self.pings(server) == 1 }
-        try await eventually("the keepalive waits for the pong") { clock.sleeperCount == 1 }
+        try await eventually("the keepalive waits for the pong", wakingOn: clock.wakeups) { clock.sleeperCount == 1 }
         clock.advance(by: .seconds(4))
         #expect(Self.pings(server) == 1)
         clock.advance(by: .seconds(1))
@@ -70,14 +70,14 @@ import Glibc
         let clock = ManualClock()
         let (server, client) = try await Self.connect("answering", keepalive: WebSocketKeepalive(interval: .seconds(10), timeout: .seconds(5), clock: clock))
         let first = Task { try await client.receive() }
-        try await eventually("the keepalive sleeps until the first ping") { clock.sleeperCount == 1 }
+        try await eventually("the keepalive sleeps until the first ping", wakingOn: clock.wakeups) { clock.sleeperCount == 1 }
         clock.advance(by: .seconds(10))
         // The message behind the pong proves the client read the pong before it.
         #expect(try await first.value == .text("after the pong"))
         let second = Task { try await client.receive() }
-        try await eventually("the keepalive sleeps until the next ping") { clock.sleeperCount == 1 }
+        try await eventually("the keepalive sleeps until the next ping", wakingOn: clock.wakeups) { clock.sleeperCount == 1 }
         clock.advance(by: .seconds(5))  // the old pong deadline passes: nothing happens
-        try await eventually("the keepalive still sleeps") { clock.sleeperCount == 1 }
+        try await eventually("the keepalive still sleeps", wakingOn: clock.wakeups) { clock.sleeperCount == 1 }
         clock.advance(by: .seconds(5))  // 10 s after the first ping: the second
         #expect(try await second.value == .text("after the second pong"))
         #expect(Self.pings(server) == 2)

@@ -176,8 +176,8 @@ import WebSocket
             print("sent", flush=True)
             print("closed" if c.recv(100) == b"" else "data", flush=True)
             """#, String(server.port)], directory: directory)
-        try await eventually("the client sent half a head") { slow.stdout.contains("sent") }
-        try await eventually("the handshake's time limit is running") { clock.sleeperCount == 1 }
+        try await eventually("the client sent half a head", wakingOn: slow.wakeups) { slow.stdout.contains("sent") }
+        try await eventually("the handshake's time limit is running", wakingOn: clock.wakeups) { clock.sleeperCount == 1 }
         clock.advance(by: .seconds(10))
         #expect(try await slow.waitForExit(timeout: .seconds(10)) == 0)
         #expect(slow.stdout.contains("closed"))
@@ -216,9 +216,9 @@ import WebSocket
         defer { task.cancel() }
         // Our client answers pings only while it receives: this one never does.
         let client = try await LiveClientTests.bounded { try await WebSocketClient.connect(to: server.url) }
-        try await eventually("the server's keepalive sleeps") { clock.sleeperCount == 1 }
+        try await eventually("the server's keepalive sleeps", wakingOn: clock.wakeups) { clock.sleeperCount == 1 }
         clock.advance(by: .seconds(10))
-        try await eventually("the pong is awaited") { clock.sleeperCount == 1 }
+        try await eventually("the pong is awaited", wakingOn: clock.wakeups) { clock.sleeperCount == 1 }
         clock.advance(by: .seconds(5))
         try await eventually("the server dropped the client") {
             if case .connectionLost(let why)? = ended.withLock({ $0 }) { return why.hasPrefix("no pong arrived within 5 s of a ping: the client at 127.0.0.1:") }
