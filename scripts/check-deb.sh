@@ -133,23 +133,41 @@ exposure=$(systemd-analyze security --offline=yes /lib/systemd/system/tbrd.servi
 awk -v e="$exposure" 'BEGIN { exit !(e <= 1.5) }' || fail "exposure $exposure is above 1.5"
 step "exposure $exposure"
 
+# The memory budget (issue 33): the packaged tbrd with one otbr-sim router, idle 10 s after it is ready,
+# stays at or under 13 MiB resident (VmRSS). Resident memory is steady enough for a budget (the runs of
+# docs/performance.md vary by about 0.3 MiB); this is not a timing test.
+budget_kib=$((13 * 1024))
+memory_budget() { # memory_budget PID
+  sleep 10
+  local rss
+  rss=$(awk '/^VmRSS:/ { print $2 }' "/proc/$1/status")
+  [ -n "$rss" ] || fail "cannot read tbrd's VmRSS"
+  step "tbrd idle with one router: VmRSS $rss KiB (budget $budget_kib)"
+  [ "$rss" -le "$budget_kib" ] || fail "tbrd is $rss KiB resident, above the $budget_kib KiB budget: $(grep -E '^(Rss|Anonymous)' "/proc/$1/smaps_rollup" | tr -s ' ' | tr '\n' ' ')"
+}
+wait_online() {
+  for _ in $(seq 300); do tbrctl --json list 2>/dev/null | grep -q '"online" : true' && break; sleep 0.1; done
+  tbrctl --json list | grep -q '"online" : true' || fail "tbrd (as tbrd) does not reach otbr-agent: $(tbrctl list 2>&1)"
+}
+otbr-sim --bus system --interface wpan0 --dataset 0e080000000000010000000300000f35060004001fffe0020811111111222222220708fdad70bfe5aa15dd051000112233445566778899aabbccddeeff030e4f70656e54687265616444656d6f010212340410445f2b5ca6f2a93a55ce570a70efeecb0c0402a0f7f8 > /tmp/check-deb-sim.log 2>&1 & sim_pid=$!
 if [ -d /run/systemd/system ]; then
   step "systemctl start tbrd"
   systemctl start tbrd
   systemctl is-active --quiet tbrd || fail "tbrd is not active: $(systemctl status tbrd --no-pager)"
+  wait_online
+  memory_budget "$(systemctl show -p MainPID --value tbrd)"
   tbrctl list > /dev/null || fail "tbrctl list failed as root"
   systemctl stop tbrd
 else
   step "no systemd here: tbrd as the unit runs it, on the system bus with the installed policy"
-  otbr-sim --bus system --interface wpan0 --dataset 0e080000000000010000000300000f35060004001fffe0020811111111222222220708fdad70bfe5aa15dd051000112233445566778899aabbccddeeff030e4f70656e54687265616444656d6f010212340410445f2b5ca6f2a93a55ce570a70efeecb0c0402a0f7f8 > /tmp/check-deb-sim.log 2>&1 & sim_pid=$!
   install -d -m 0700 -o tbrd -g tbrd /var/lib/tbrd
   setpriv --reuid=tbrd --regid=tbrd --init-groups --inh-caps=-all,+net_admin --ambient-caps=-all,+net_admin \
     --bounding-set=-all,+net_admin -- /usr/sbin/tbrd --bus system --state-dir /var/lib/tbrd --config /etc/tbrd/tbrd.conf \
     > /tmp/check-deb-tbrd.log 2>&1 & tbrd_pid=$!
   for _ in $(seq 300); do busctl --system status io.tbrd > /dev/null 2>&1 && break; sleep 0.1; done
   busctl --system status io.tbrd > /dev/null 2>&1 || fail "tbrd did not take io.tbrd (did the bus read the policy again once the user tbrd existed?): $(cat /tmp/check-deb-tbrd.log)"
-  for _ in $(seq 300); do tbrctl --json list 2>/dev/null | grep -q '"online" : true' && break; sleep 0.1; done
-  tbrctl --json list | grep -q '"online" : true' || fail "tbrd (as tbrd) does not reach otbr-agent: $(tbrctl list 2>&1)"
+  wait_online
+  memory_budget "$tbrd_pid"
   step "root: tbrctl list and epskc activate"
   tbrctl epskc activate --duration 30 > /dev/null || fail "root cannot activate an ePSKc through tbrd"
   tbrctl epskc deactivate > /dev/null
