@@ -12,7 +12,7 @@ import Glibc
 ///
 /// Its standard output and error are pipes that an ``OutputPump`` copies into files as they arrive, and
 /// each arrival wakes the tests waiting on it (``wakeups``). Nothing ever waits for a pipe's end of file
-/// (a child's own child can hold it open): the exit is the pidfd's, and what was written before it is in
+/// (a child's own child can hold it open): the exit is told by its pidfd (``ExitWatcher``), and what was written before it is in
 /// the pipe already, so reading ``stdout`` or ``stderr`` first drains the pipe.
 public final class TestProcess: Sendable {
     /// The child's PID.
@@ -24,6 +24,8 @@ public final class TestProcess: Sendable {
     private let status = Locked<Int32?>(nil)
     /// Copies the output pipes into the files and wakes the waits on them.
     let output: OutputPump
+    /// Tells the waits when the child exits.
+    let exit: ExitWatcher
 
     /// Starts `executable` with `arguments`, output into fresh files in `directory`, with `environment`
     /// added to this process's and `stdinPath` (a file) as standard input.
@@ -73,6 +75,12 @@ public final class TestProcess: Sendable {
             throw error
         }
         guard rc == 0 else { throw TestKitError("cannot start \(executable): \(Errno(rc).description)") }
+        do { exit = try ExitWatcher(pid) } catch {
+            kill(pid, SIGKILL)
+            var status: Int32 = 0
+            _ = waitpid(pid, &status, 0)
+            throw error
+        }
         self.pid = pid
         output = pump
     }
@@ -88,7 +96,7 @@ public final class TestProcess: Sendable {
         }
     }
 
-    /// Waits for the exit (its pidfd: ``exitWakeups``).
+    /// Waits for the exit (``exitWakeups``).
     /// - Throws: ``TestKitError`` (after killing the child) if it runs past `timeout`.
     public func waitForExit(timeout: Duration = .seconds(20)) async throws -> Int32 {
         if try await waitUntil(within: timeout, wakingOn: [exitWakeups], { exitCode != nil }) == nil, let code = exitCode {

@@ -1,5 +1,6 @@
 public import DBus
 import Dispatch
+import Foundation
 import TBRFoundation
 
 #if canImport(Glibc)
@@ -11,7 +12,8 @@ import Glibc
 /// ``eventually(_:timeout:wakingOn:until:)`` checks its condition once, then again at each wake-up from its
 /// sources, and never on a timer; the timeout only bounds how long a failing test waits. A source is
 /// armed before the first check, so a change between that check and the wait is not missed. The sources:
-/// - ``TestProcess/wakeups`` — output from the child arrived (``OutputPump``), or it exited (a pidfd); ``TestProcess/exitWakeups`` — only the exit;
+/// - ``TestProcess/wakeups`` — output from the child arrived (``OutputPump``), or it exited
+///   (``ExitWatcher``, a pidfd); ``TestProcess/exitWakeups`` — only the exit;
 /// - ``RemoteObject/wakeups`` — the object's `PropertiesChanged`;
 /// - ``Connection/ownerWakeups(of:)`` — `NameOwnerChanged` for a bus name;
 /// - ``ManualClock/wakeups`` — a task started or stopped sleeping on the clock;
@@ -134,7 +136,7 @@ extension Connection {
 }
 
 extension TestProcess {
-    /// A wake-up each time output from the child arrives (``OutputPump``), and when it exits (its pidfd).
+    /// A wake-up each time output from the child arrives (``OutputPump``), and when it exits (``ExitWatcher``).
     /// Both are armed before the first check.
     public var wakeups: Wakeups {
         let output = self.output.arrivals.wakeups, exit = exitWakeups
@@ -148,59 +150,53 @@ extension TestProcess {
         }
     }
 
-    /// A wake-up when the child exits (its pidfd turning readable).
+    /// A wake-up when the child exits (``ExitWatcher``); one at once when it has exited already.
     public var exitWakeups: Wakeups {
-        let pid = self.pid
+        let exit = self.exit
         return Wakeups { sink in
-            let queue = DispatchQueue(label: "tbrd.test.process-exit")
-            let watches = try queue.sync { try Self.exitWatch(pid, queue: queue, sink).map { [$0] } ?? [] }
-            let box = UncheckedWatches(watches)
-            return { queue.async { box.cancel() } }
+            let stop = try await exit.exits.wakeups.start(sink)
+            if exit.hasExited { sink.yield() }
+            return stop
         }
     }
+}
 
-    /// The watch of `pid`'s pidfd, which reports the exit once and then switches itself off (a pidfd stays
-    /// readable); nil, after one wake-up, when the child is reaped already. On `queue`.
+/// Tells when a child exits: a thread of its own blocks in `poll(2)` on the child's pidfd and, when it
+/// turns readable, notes the exit and wakes every wait subscribed.
+///
+/// Not a Dispatch source. A pidfd stays readable once the child has exited; while each wait watched one
+/// with a read source (switched off in its own handler, then cancelled), the suite crashed three times
+/// in ten runs under `stress-ng` (4 December 2026), each in libdispatch's event loop
+/// (`_dispatch_event_loop_drain`, a bad pointer). That the pidfd sources were the cause is not proven;
+/// they were the one new and unusual kind of source. A thread per running child costs little and ends
+/// with the child.
+final class ExitWatcher: Sendable {
+    /// Told once, at the exit.
+    let exits = ChangeNotifier()
+    private let exited = Locked(false)
+
+    /// Whether the exit has been seen.
+    var hasExited: Bool { exited.withLock { $0 } }
+
+    /// Starts watching `pid`, a child just spawned (not reaped yet).
     /// - Throws: ``TestKitError`` when there is no pidfd (a kernel before 5.3, glibc before 2.36: the
     ///   suite needs both, as Debian 12 has them).
-    private static func exitWatch(_ pid: pid_t, queue: DispatchQueue, _ sink: AsyncStream<Void>.Continuation) throws
-        -> DescriptorWatch?
-    {
-        guard let pidfdOpen else { throw TestKitError("pidfd_open is missing (glibc 2.36 or later is needed)") }
-        let exit = pidfdOpen(pid, 0)
-        if exit < 0, errno == ESRCH {
-            sink.yield()
-            return nil
+    init(_ pid: pid_t) throws {
+        guard let pidfdOpen = Self.pidfdOpen else { throw TestKitError("pidfd_open is missing (glibc 2.36 or later is needed)") }
+        let fd = pidfdOpen(pid, 0)
+        guard fd >= 0 else { throw TestKitError("pidfd_open(\(pid)): \(Errno(errno).description)") }
+        let (exits, exited) = (self.exits, self.exited)
+        Thread.detachNewThread {
+            var ready = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            while poll(&ready, 1, -1) < 0, errno == EINTR {}
+            close(fd)
+            exited.withLock { $0 = true }
+            exits.changed()
         }
-        guard exit >= 0 else { throw TestKitError("pidfd_open(\(pid)): \(Errno(errno).description)") }
-        let exited = WeakWatch()
-        let watch = try DescriptorWatch(taking: exit, events: .readable, queue: queue) { _ in
-            exited.watch?.enabled = []
-            sink.yield()
-        }
-        exited.watch = watch
-        watch.enabled = .readable
-        return watch
     }
 
     /// `pidfd_open(2)` (glibc 2.36+), looked up at run time because the Glibc module does not export it.
     private typealias PidfdOpen = @convention(c) (pid_t, UInt32) -> Int32
     private static let pidfdOpen: PidfdOpen? = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "pidfd_open")
         .map { unsafeBitCast($0, to: PidfdOpen.self) }
-}
-
-/// The watches of one wait, handed to their queue to be cancelled there (DescriptorWatch is confined to
-/// its queue; this box only carries it across).
-private final class UncheckedWatches: @unchecked Sendable {
-    private var watches: [DescriptorWatch]
-    init(_ watches: [DescriptorWatch]) { self.watches = watches }
-    func cancel() {
-        for watch in watches { watch.cancel() }
-        watches = []
-    }
-}
-
-/// A watch its own handler switches off, held weakly so that the handler does not keep it alive.
-private final class WeakWatch {
-    weak var watch: DescriptorWatch?
 }
