@@ -104,7 +104,7 @@ let package = Package(
         .target(name: "OpenThreadBR", dependencies: ["DBus", "MeshCoP", "TBRFoundation"], swiftSettings: strict),
         // otbr-agent's REST API, for border routers on other hosts (issue 21).
         .target(name: "OpenThreadREST", dependencies: ["HTTP", "OpenThreadBR", "MeshCoP", "TBRFoundation"], swiftSettings: strict),
-        .target(name: "TBRDBusAPI", dependencies: ["DBus"], swiftSettings: strict),
+        .target(name: "TBRDBusAPI", dependencies: ["DBus", "DeviceModel"], swiftSettings: strict),
         .target(name: "DeviceModel", dependencies: ["MeshCoP", "TBRFoundation"], swiftSettings: strict),
         // Pure: parses and generates Matter onboarding payloads; MeshCoP lends it Verhoeff and Secrets.
         .target(name: "MatterOnboarding", dependencies: ["MeshCoP"], swiftSettings: strict),

@@ -118,13 +118,13 @@ public struct EpskcDeactivatedSignal: ContractArguments {
 /// The reply of `BorderRouter1.ActivateEpskcMode`: `(s status, s epskc, q validSeconds)`; the key is
 /// empty unless the status is `success`.
 public struct ActivateEpskcReply: ContractArguments {
-    public var status: String
+    public var status: OperationStatus
     public var epskc: String
     public var validSeconds: UInt16
 
     public static let declaration = [Argument("status", .string), Argument("epskc", .string), Argument("validSeconds", .uint16)]
 
-    public init(status: String, epskc: String, validSeconds: UInt16) {
+    public init(status: OperationStatus, epskc: String, validSeconds: UInt16) {
         self.status = status
         self.epskc = epskc
         self.validSeconds = validSeconds
@@ -132,15 +132,15 @@ public struct ActivateEpskcReply: ContractArguments {
 
     public init(arguments: [DBusValue]) throws(DBusValueError) {
         var f = try Self.reader(arguments)
-        self.init(status: try f.next(), epskc: try f.next(), validSeconds: try f.next())
+        self.init(status: try OperationStatus(wire: try f.next()), epskc: try f.next(), validSeconds: try f.next())
     }
 
-    public var arguments: [DBusValue] { [.string(status), .string(epskc), .uint16(validSeconds)] }
+    public var arguments: [DBusValue] { [.string(status.rawValue), .string(epskc), .uint16(validSeconds)] }
 }
 
 /// The reply of `BorderRouter1.JoinNetwork`: `(s status, x delayMs, s message)`.
 public struct JoinNetworkReply: ContractArguments {
-    public var status: String
+    public var status: OperationStatus
     /// The migration delay in milliseconds (0 when immediate).
     public var delayMs: Int64
     /// Why, when the status is not `success`.
@@ -148,7 +148,7 @@ public struct JoinNetworkReply: ContractArguments {
 
     public static let declaration = [Argument("status", .string), Argument("delayMs", .int64), Argument("message", .string)]
 
-    public init(status: String, delayMs: Int64, message: String) {
+    public init(status: OperationStatus, delayMs: Int64, message: String) {
         self.status = status
         self.delayMs = delayMs
         self.message = message
@@ -156,8 +156,8 @@ public struct JoinNetworkReply: ContractArguments {
 
     public init(arguments: [DBusValue]) throws(DBusValueError) {
         var f = try Self.reader(arguments)
-        self.init(status: try f.next(), delayMs: try f.next(), message: try f.next())
+        self.init(status: try OperationStatus(wire: try f.next()), delayMs: try f.next(), message: try f.next())
     }
 
-    public var arguments: [DBusValue] { [.string(status), .int64(delayMs), .string(message)] }
+    public var arguments: [DBusValue] { [.string(status.rawValue), .int64(delayMs), .string(message)] }
 }

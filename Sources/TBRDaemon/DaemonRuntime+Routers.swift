@@ -265,7 +265,7 @@ extension DaemonRuntime {
         if response.status == .failed { throw DBusError(DaemonError.failed, response.message ?? "ActivateEpskcMode on \(id) failed") }
         // The key goes to this caller only; it is never logged or stored.
         return ActivateEpskcReply(
-            status: response.status.rawValue, epskc: response.epskc?.digits ?? "",
+            status: OperationStatus(response.status), epskc: response.epskc?.digits ?? "",
             validSeconds: UInt16(clamping: response.validDurationSeconds))
     }
 
@@ -286,7 +286,7 @@ extension DaemonRuntime {
             throw DaemonError.invalid(response.message ?? "the dataset is not valid")
         }
         let delay = response.migrationDelay.map { $0.milliseconds() } ?? 0
-        return JoinNetworkReply(status: response.status.rawValue, delayMs: delay, message: response.message ?? "")
+        return JoinNetworkReply(status: OperationStatus(response.status), delayMs: delay, message: response.message ?? "")
     }
 
     private func dataset(_ id: DeviceID, pending: Bool) async throws -> [UInt8] {

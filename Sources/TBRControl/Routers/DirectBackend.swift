@@ -1,6 +1,7 @@
 import BorderRouterService
 import DeviceModel
 import OpenThreadBR
+import TBRDBusAPI
 import TBRFoundation
 
 /// The device commands without tbrd: an in-process ``BorderRouterService/BorderRouterService`` over
@@ -100,9 +101,9 @@ struct DirectBackend: RouterBackend {
         let mgmt = try await borderRouter(router).threadNetworkManagement
         let r = await mgmt.activateEpskcMode(.init(requestedDurationSeconds: seconds))
         return EpskcActivation(
-            status: r.status.rawValue, epskc: r.status == .success ? r.epskc?.digits : nil,
+            status: OperationStatus(r.status), epskc: r.status == .success ? r.epskc?.digits : nil,
             validDurationSeconds: r.status == .success ? r.validDurationSeconds : 0,
-            message: r.status == .success ? nil : r.message ?? EpskcActivation.sentence(for: r.status.rawValue, router: router.id))
+            message: r.status == .success ? nil : r.message ?? EpskcActivation.sentence(for: OperationStatus(r.status), router: router.id))
     }
 
     func deactivateEpskc(on router: RouterRef, retainSession: Bool) async throws {
@@ -117,8 +118,8 @@ struct DirectBackend: RouterBackend {
         let r = await mgmt.joinNetwork(.init(operationalDatasetTlvs: tlvs, scope: thisRouterOnly ? .thisRouterOnly : .wholeNetwork))
         let delay = r.migrationDelay?.components.seconds ?? 0
         return JoinResult(
-            status: r.status.rawValue, migrationDelaySeconds: Int(delay),
-            message: r.status == .success ? nil : r.message ?? JoinResult.sentence(for: r.status.rawValue, router: router.id))
+            status: OperationStatus(r.status), migrationDelaySeconds: Int(delay),
+            message: r.status == .success ? nil : r.message ?? JoinResult.sentence(for: OperationStatus(r.status), router: router.id))
     }
 
     func leaveNetwork(on router: RouterRef) async throws {

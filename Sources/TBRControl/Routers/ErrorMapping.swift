@@ -40,11 +40,11 @@ enum ErrorMapping {
     }
 
     /// The exit status of an `epskc activate` status: `success` 0, `busy` 75, any other 1.
-    static func exitCode(activationStatus status: String) -> ExitCode {
+    static func exitCode(activationStatus status: OperationStatus) -> ExitCode {
         switch status {
-        case "success": .success
-        case "busy": .temporaryFailure
-        default: .failure
+        case .success: .success
+        case .busy: .temporaryFailure
+        case .notSupported, .invalidState, .invalidArgument, .failed: .failure
         }
     }
 
@@ -56,12 +56,12 @@ enum ErrorMapping {
 
     /// The exit status of a `network join` status: `success` 0, `busy` 75, `invalidArgument` 65 (the
     /// router refused the dataset), any other 1.
-    static func exitCode(networkStatus status: String) -> ExitCode {
+    static func exitCode(networkStatus status: OperationStatus) -> ExitCode {
         switch status {
-        case "success": .success
-        case "busy": .temporaryFailure
-        case "invalidArgument": .dataError
-        default: .failure
+        case .success: .success
+        case .busy: .temporaryFailure
+        case .invalidArgument: .dataError
+        case .notSupported, .invalidState, .failed: .failure
         }
     }
 

@@ -1,8 +1,10 @@
+import TBRDBusAPI
+
 /// The answer to `epskc activate`; its JSON form is the contract `{status, epskc, validDurationSeconds}`
 /// (`epskc` null unless `success`).
 struct EpskcActivation: Sendable, Hashable, Encodable {
-    /// `success`, `busy`, `notSupported`, `invalidState`, `invalidArgument` or `failed`.
-    var status: String
+    /// How it went (the contract's one status type).
+    var status: OperationStatus
     /// The key, on success: the point of the call, so it is printed.
     var epskc: String?
     /// How long the router granted the key for, in seconds (0 unless success).
@@ -24,8 +26,8 @@ struct EpskcActivation: Sendable, Hashable, Encodable {
 
 /// The answer to `network join`; JSON `{status, migrationDelaySeconds}`.
 struct JoinResult: Sendable, Hashable, Encodable {
-    /// `success`, `busy`, `notSupported`, `invalidState`, `invalidArgument` or `failed`.
-    var status: String
+    /// How it went (the contract's one status type).
+    var status: OperationStatus
     /// When the whole mesh moves to the new network, the delay before it does (otbr-agent's pending
     /// dataset delay); 0 when the change was immediate.
     var migrationDelaySeconds: Int

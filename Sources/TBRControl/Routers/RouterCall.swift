@@ -30,8 +30,8 @@ extension RouterCall<EpskcActivation> {
                 throw .failure("\(contract.name) on \(router) failed: tbrd's reply is not (s, s, q): \(error)")
             }
             return EpskcActivation(
-                status: r.status, epskc: r.status == "success" ? r.epskc : nil, validDurationSeconds: Int(r.validSeconds),
-                message: r.status == "success" ? nil : EpskcActivation.sentence(for: r.status, router: router))
+                status: r.status, epskc: r.status == .success ? r.epskc : nil, validDurationSeconds: Int(r.validSeconds),
+                message: r.status == .success ? nil : EpskcActivation.sentence(for: r.status, router: router))
         }
     }
 }
@@ -45,13 +45,13 @@ extension RouterCall<Void> {
 
 extension EpskcActivation {
     /// A sentence for a non-success `status` of `ActivateEpskcMode` on `router`.
-    static func sentence(for status: String, router: String) -> String {
+    static func sentence(for status: OperationStatus, router: String) -> String {
         switch status {
-        case "busy": "an ePSKc is already active on \(router); wait for it to end or end it with 'tbrctl epskc deactivate'"
-        case "notSupported": "\(router) does not support ePSKc (built without it, or the feature is off)"
-        case "invalidState": "\(router) cannot start an ePSKc in its current state"
-        case "invalidArgument": "\(router) refused the ePSKc request as invalid"
-        default: "\(router) could not start an ePSKc (status \(status))"
+        case .busy: "an ePSKc is already active on \(router); wait for it to end or end it with 'tbrctl epskc deactivate'"
+        case .notSupported: "\(router) does not support ePSKc (built without it, or the feature is off)"
+        case .invalidState: "\(router) cannot start an ePSKc in its current state"
+        case .invalidArgument: "\(router) refused the ePSKc request as invalid"
+        case .success, .failed: "\(router) could not start an ePSKc (status \(status.rawValue))"
         }
     }
 }

@@ -217,7 +217,7 @@ struct TbrdBackend: RouterBackend {
         }
         return JoinResult(
             status: r.status, migrationDelaySeconds: Int(r.delayMs / 1000),
-            message: r.status == "success" ? nil : (r.message.isEmpty ? JoinResult.sentence(for: r.status, router: router.id) : r.message))
+            message: r.status == .success ? nil : (r.message.isEmpty ? JoinResult.sentence(for: r.status, router: router.id) : r.message))
     }
 
     func leaveNetwork(on router: RouterRef) async throws {
@@ -271,13 +271,13 @@ extension String {
 
 extension JoinResult {
     /// A sentence for a non-success `status` of `JoinNetwork` on `router`.
-    static func sentence(for status: String, router: String) -> String {
+    static func sentence(for status: OperationStatus, router: String) -> String {
         switch status {
-        case "busy": "\(router) is busy with another network operation; try again later"
-        case "notSupported": "\(router) cannot join networks"
-        case "invalidState": "\(router) cannot join a network in its current state"
-        case "invalidArgument": "\(router) refused the dataset as invalid"
-        default: "\(router) could not join the network (status \(status))"
+        case .busy: "\(router) is busy with another network operation; try again later"
+        case .notSupported: "\(router) cannot join networks"
+        case .invalidState: "\(router) cannot join a network in its current state"
+        case .invalidArgument: "\(router) refused the dataset as invalid"
+        case .success, .failed: "\(router) could not join the network (status \(status.rawValue))"
         }
     }
 }
