@@ -3,7 +3,7 @@ import InternetAccessPolicy
 import MatterCommissioning
 public import DeviceModel
 public import OpenThreadBR
-import TBRFoundation
+public import TBRFoundation
 
 extension BorderRouterService {
     /// How long reading a router's mesh may take before it fails (the default of 5 s).

@@ -2,7 +2,7 @@ import RouterFleet
 import InternetAccessPolicy
 import MatterCommissioning
 public import DeviceModel
-import TBRFoundation
+public import TBRFoundation
 
 /// What a structure's migration or channel change needs of each router (tbrd's migration coordinator
 /// decides; docs/architecture.md, "Moving a structure onto one network").

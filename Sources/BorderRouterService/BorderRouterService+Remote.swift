@@ -1,3 +1,4 @@
+public import TBRFoundation
 public import RouterFleet
 import InternetAccessPolicy
 import MatterCommissioning

@@ -1,3 +1,4 @@
+import TBRFoundation
 import RouterFleet
 import InternetAccessPolicy
 import MatterCommissioning

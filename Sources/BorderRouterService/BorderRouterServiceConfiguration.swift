@@ -1,7 +1,8 @@
+public import TBRFoundation
 public import RouterFleet
 import InternetAccessPolicy
 public import MatterCommissioning
-public import DeviceModel
+import DeviceModel
 public import OpenThreadBR
 
 /// How a ``BorderRouterService`` runs: what it knows about each router beyond what otbr-agent says,

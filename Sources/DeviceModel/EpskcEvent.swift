@@ -1,3 +1,5 @@
+public import TBRFoundation
+
 /// An ePSKc session event: started or ended. Both kinds travel in one stream so their order is kept.
 public enum EpskcEvent: Hashable, Sendable, Codable {
     /// A session started.

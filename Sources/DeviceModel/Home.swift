@@ -1,3 +1,5 @@
+public import TBRFoundation
+
 /// A home: its devices and its structures, as the Google Home APIs present them.
 ///
 /// ```swift

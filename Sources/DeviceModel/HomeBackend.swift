@@ -1,3 +1,5 @@
+public import TBRFoundation
+
 /// What a ``Home`` is built on: the devices a backend manages and the store of its structures.
 ///
 /// `BorderRouterService` implements it over otbr-agent; tests of pure logic may implement it in memory.

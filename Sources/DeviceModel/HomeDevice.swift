@@ -1,3 +1,5 @@
+public import TBRFoundation
+
 /// One device of a home: its id, its name, and the device types it is.
 ///
 /// A `HomeDevice` is fetched with ``Home/device(id:)``; its traits talk to the device live, and their

@@ -1,3 +1,5 @@
+public import TBRFoundation
+
 /// How far one border router holds its structure's internet-access policy
 /// (``ThreadNetworkSettingsTrait/policyStatus``), as the policy reconciler last found it.
 public struct RouterPolicyStatus: Hashable, Sendable, Codable {

@@ -1,3 +1,5 @@
+public import TBRFoundation
+
 /// Identifies a structure (a named set of border routers, e.g. one home).
 public struct StructureID: Hashable, Sendable, Comparable, Codable, CustomStringConvertible, ExpressibleByStringLiteral {
     /// The id as text.

@@ -1,3 +1,5 @@
+public import TBRFoundation
+
 extension ThreadNetworkManagementTrait {
     /// An ePSKc session started on a router.
     public struct EpskcModeActivatedEvent: Hashable, Sendable, Codable {

@@ -1,3 +1,4 @@
+package import TBRFoundation
 package import DeviceModel
 package import Firewall
 

@@ -1,5 +1,5 @@
 package import RouterFleet
-package import DeviceModel
+import DeviceModel
 import OpenThreadBR
 package import TBRFoundation
 

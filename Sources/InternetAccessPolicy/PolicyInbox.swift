@@ -2,7 +2,7 @@ package import RouterFleet
 package import DeviceModel
 package import Firewall
 import Synchronization
-import TBRFoundation
+package import TBRFoundation
 
 /// An input of ``PolicyReconciler``, queued until its loop takes it.
 package enum PolicyInput: Sendable {

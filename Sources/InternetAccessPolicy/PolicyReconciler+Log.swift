@@ -1,4 +1,5 @@
-package import DeviceModel
+package import TBRFoundation
+import DeviceModel
 
 extension PolicyReconciler {
     /// Logs what applying `plan` to router `id` came to (never a key or a dataset).

@@ -1,3 +1,4 @@
+public import TBRFoundation
 public import DeviceModel
 
 /// The vendor and product names a router advertises (the `vn` and `mn` keys of its `_meshcop._udp`

@@ -1,3 +1,4 @@
+public import TBRFoundation
 public import DeviceModel
 
 /// What a journal must keep about an open ePSKc session so that a restarted service can recover it

@@ -1,3 +1,4 @@
+public import TBRFoundation
 public import DeviceModel
 public import MeshCoP
 public import OpenThreadBR

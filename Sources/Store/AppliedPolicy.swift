@@ -1,3 +1,5 @@
+public import TBRFoundation
+
 /// What the policy reconciler last did on one router.
 public struct AppliedPolicy: Hashable, Sendable {
     /// The outcome (the `state` column).
@@ -33,7 +35,7 @@ public struct AppliedPolicy: Hashable, Sendable {
 /// One router's outcome to record with ``TBRStore/recordAppliedPolicies(_:)``.
 public struct AppliedPolicyRecord: Hashable, Sendable {
     /// The router.
-    public var router: RouterID
+    public var router: DeviceID
     /// The option applied or being applied; nil for "no policy".
     public var option: String?
     /// The outcome.
@@ -42,7 +44,7 @@ public struct AppliedPolicyRecord: Hashable, Sendable {
     public var detail: String
 
     /// A record with these values.
-    public init(router: RouterID, option: String?, state: AppliedPolicy.State, detail: String = "") {
+    public init(router: DeviceID, option: String?, state: AppliedPolicy.State, detail: String = "") {
         self.router = router
         self.option = option
         self.state = state

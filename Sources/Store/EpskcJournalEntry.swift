@@ -1,3 +1,5 @@
+public import TBRFoundation
+
 /// One entry of the append-only ePSKc journal: a key was activated on a router, or its mode ended.
 ///
 /// The key itself is never part of an event: the journal has no column for it, and the opaque
@@ -14,7 +16,7 @@ public struct EpskcJournalEntry: Hashable, Sendable {
     /// Its position in the journal: increasing, never reused, even after pruning.
     public var sequence: Int64
     /// The router the session ran on.
-    public var router: RouterID
+    public var router: DeviceID
     /// The caller's identifier of the session, linking an activation to its deactivation, if given.
     public var session: String?
     /// Start or end.
@@ -37,7 +39,7 @@ public struct EpskcJournalEntry: Hashable, Sendable {
 
     /// An event with these values (the store creates them; this is for callers' tests).
     public init(
-        sequence: Int64, router: RouterID, session: String? = nil, kind: Kind, reason: String?, detail: String?,
+        sequence: Int64, router: DeviceID, session: String? = nil, kind: Kind, reason: String?, detail: String?,
         activatedAt: Double, deactivatedAt: Double?, validSeconds: Int?, recordedAt: Double, restoreRecord: [UInt8]? = nil
     ) {
         self.sequence = sequence

@@ -1,7 +1,9 @@
+public import TBRFoundation
+
 /// A border router tbrd has seen, remembered while it is offline.
 public struct KnownRouter: Hashable, Sendable {
     /// Its identifier.
-    public var id: RouterID
+    public var id: DeviceID
     /// The otbr-agent's Thread interface (`wpan0`), when known.
     public var interfaceName: String?
     /// Its border agent ID in lower-case hex, when known.
@@ -20,7 +22,7 @@ public struct KnownRouter: Hashable, Sendable {
 
     /// A router with these values (the store creates them; this is for callers' tests).
     public init(
-        id: RouterID, interfaceName: String?, borderAgentID: String?, isOnline: Bool, firstSeenAt: Double,
+        id: DeviceID, interfaceName: String?, borderAgentID: String?, isOnline: Bool, firstSeenAt: Double,
         lastSeenAt: Double, lastKnown: [UInt8]? = nil, restURL: String? = nil
     ) {
         self.lastKnown = lastKnown

@@ -1,4 +1,4 @@
-import TBRFoundation
+public import TBRFoundation
 
 /// An error from the store: the database could not be opened or used, or a request broke one of the
 /// store's rules (unknown structure, duplicate name, …). Each case reads as one clear sentence.
@@ -16,13 +16,13 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The name cannot be used for a structure.
     case invalidStructureName(String, reason: String)
     /// The router has never been recorded (``TBRStore/recordRouter(_:)``).
-    case routerNotFound(RouterID)
+    case routerNotFound(DeviceID)
     /// A router with this id, or this REST URL, is already known.
-    case routerAlreadyKnown(RouterID, reason: String)
+    case routerAlreadyKnown(DeviceID, reason: String)
     /// The router is already a member of another structure (a router belongs to at most one).
-    case routerInAnotherStructure(router: RouterID, structure: String)
+    case routerInAnotherStructure(router: DeviceID, structure: String)
     /// The router is not a member of this structure.
-    case routerNotInStructure(router: RouterID, structure: String)
+    case routerNotInStructure(router: DeviceID, structure: String)
     /// An argument is out of range or inconsistent.
     case invalidArgument(String)
     /// The name cannot be used for a room or a Matter node (`what`: "a room", "a Matter node").

@@ -1,3 +1,5 @@
+public import TBRFoundation
+
 extension TBRStore {
     static func appliedPolicy(from row: Row, offset: Int = 0) throws(SQLiteError) -> AppliedPolicy {
         let option: String? = try row.get(offset)
@@ -14,7 +16,7 @@ extension TBRStore {
     ///   unsupported state without a detail, or `.sqlite`.
     @discardableResult
     public func recordAppliedPolicy(
-        _ state: AppliedPolicy.State, detail: String = "", option: String?, router: RouterID
+        _ state: AppliedPolicy.State, detail: String = "", option: String?, router: DeviceID
     ) async throws(StoreError) -> AppliedPolicy {
         let record = AppliedPolicyRecord(router: router, option: option, state: state, detail: detail)
         return try await recordAppliedPolicies([record])[0]
@@ -49,7 +51,7 @@ extension TBRStore {
 
     /// The reconciler's last record for `router`, or nil when it has none.
     /// - Throws: ``StoreError``.
-    public func appliedPolicy(router: RouterID) async throws(StoreError) -> AppliedPolicy? {
+    public func appliedPolicy(router: DeviceID) async throws(StoreError) -> AppliedPolicy? {
         try await read { db in
             try db.query(
                 "SELECT option, state, detail, updated_at FROM applied_policies WHERE router_id = ?",
@@ -60,7 +62,7 @@ extension TBRStore {
 
     /// The reconciler's records for the routers of the structure `id` (routers without one are absent).
     /// - Throws: ``StoreError/structureNotFound(_:)`` or `.sqlite`.
-    public func appliedPolicies(inStructure id: StructureRecord.ID) async throws(StoreError) -> [RouterID: AppliedPolicy] {
+    public func appliedPolicies(inStructure id: StructureRecord.ID) async throws(StoreError) -> [DeviceID: AppliedPolicy] {
         try await read { db in
             _ = try Self.existingStructure(id, in: db)
             let rows = try db.query(
@@ -76,7 +78,7 @@ extension TBRStore {
 
     /// Removes the reconciler's record for `router`, if any.
     /// - Throws: ``StoreError``.
-    public func clearAppliedPolicy(router: RouterID) async throws(StoreError) {
+    public func clearAppliedPolicy(router: DeviceID) async throws(StoreError) {
         try await write { db, _ in
             try db.execute("DELETE FROM applied_policies WHERE router_id = ?", [.text(router.rawValue)])
         }

@@ -1,3 +1,5 @@
+public import TBRFoundation
+
 extension TBRStore {
     static let epskcColumns = """
         sequence, router_id, session_id, kind, reason, detail, activated_at, deactivated_at, valid_seconds,
@@ -35,7 +37,7 @@ extension TBRStore {
     /// - Throws: ``StoreError/invalidArgument(_:)`` for an inconsistent event, or `.sqlite`.
     @discardableResult
     public func appendEpskcEvent(
-        router: RouterID, session: String? = nil, kind: EpskcJournalEntry.Kind, reason: String? = nil,
+        router: DeviceID, session: String? = nil, kind: EpskcJournalEntry.Kind, reason: String? = nil,
         detail: String? = nil, activatedAt: Double, deactivatedAt: Double? = nil, validSeconds: Int? = nil,
         restoreRecord: [UInt8]? = nil
     ) async throws(StoreError) -> Int64 {
@@ -82,7 +84,7 @@ extension TBRStore {
     ///   - limit: at most this many events (1 or more); ask again from the last one for more.
     /// - Throws: ``StoreError/invalidArgument(_:)`` for a limit below 1, or `.sqlite`.
     public func epskcEvents(
-        since sequence: Int64 = 0, router: RouterID? = nil, limit: Int = 1000
+        since sequence: Int64 = 0, router: DeviceID? = nil, limit: Int = 1000
     ) async throws(StoreError) -> [EpskcJournalEntry] {
         guard limit > 0 else { throw .invalidArgument("the limit must be at least 1 (got \(limit))") }
         return try await read { db in
@@ -102,7 +104,7 @@ extension TBRStore {
     /// The activation of `router`'s open ePSKc session: its latest `activated` event when no
     /// `deactivated` event follows it. Used after a restart to recover the session and still emit its end.
     /// - Throws: ``StoreError``.
-    public func latestOpenEpskcSession(router: RouterID) async throws(StoreError) -> EpskcJournalEntry? {
+    public func latestOpenEpskcSession(router: DeviceID) async throws(StoreError) -> EpskcJournalEntry? {
         try await read { db in
             let latest = try db.query(
                 "SELECT \(Self.epskcColumns) FROM epskc_events WHERE router_id = ? ORDER BY sequence DESC LIMIT 1",

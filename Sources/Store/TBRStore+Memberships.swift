@@ -1,10 +1,12 @@
+public import TBRFoundation
+
 extension TBRStore {
     /// Makes `router` a member of the structure `id`. Adding a router to the structure it is already in
     /// changes nothing.
     /// - Throws: ``StoreError/structureNotFound(_:)``, ``StoreError/routerNotFound(_:)`` (record it first
     ///   with ``recordRouter(_:interfaceName:borderAgentID:)``),
     ///   ``StoreError/routerInAnotherStructure(router:structure:)``, or `.sqlite`.
-    public func addRouter(_ router: RouterID, toStructure id: StructureRecord.ID) async throws(StoreError) {
+    public func addRouter(_ router: DeviceID, toStructure id: StructureRecord.ID) async throws(StoreError) {
         try await write { db, now in
             _ = try Self.existingStructure(id, in: db)
             try Self.requireKnownRouter(router, in: db)
@@ -24,7 +26,7 @@ extension TBRStore {
     /// Removes `router` from the structure `id`.
     /// - Throws: ``StoreError/structureNotFound(_:)``, ``StoreError/routerNotInStructure(router:structure:)``,
     ///   or `.sqlite`.
-    public func removeRouter(_ router: RouterID, fromStructure id: StructureRecord.ID) async throws(StoreError) {
+    public func removeRouter(_ router: DeviceID, fromStructure id: StructureRecord.ID) async throws(StoreError) {
         try await write { db, _ in
             let structure = try Self.existingStructure(id, in: db)
             try db.execute(
@@ -36,7 +38,7 @@ extension TBRStore {
 
     /// The routers of the structure `id`, by id.
     /// - Throws: ``StoreError/structureNotFound(_:)`` or `.sqlite`.
-    public func routers(inStructure id: StructureRecord.ID) async throws(StoreError) -> [RouterID] {
+    public func routers(inStructure id: StructureRecord.ID) async throws(StoreError) -> [DeviceID] {
         try await read { db in
             _ = try Self.existingStructure(id, in: db)
             return try db.query(
@@ -47,7 +49,7 @@ extension TBRStore {
 
     /// The structure `router` belongs to, or nil.
     /// - Throws: ``StoreError``.
-    public func structure(containing router: RouterID) async throws(StoreError) -> StructureRecord? {
+    public func structure(containing router: DeviceID) async throws(StoreError) -> StructureRecord? {
         try await read { db in
             try db.query(
                 """
@@ -59,8 +61,8 @@ extension TBRStore {
     }
 
     /// A router id read from the database.
-    static func routerID(_ text: String) throws(SQLiteError) -> RouterID {
-        guard let id = RouterID(rawValue: text) else {
+    static func routerID(_ text: String) throws(SQLiteError) -> DeviceID {
+        guard let id = DeviceID(rawValue: text) else {
             throw SQLiteError.mismatch("invalid router id \"\(text)\" in the database", sql: nil)
         }
         return id
@@ -71,7 +73,7 @@ extension TBRStore {
     /// Every structure with its routers, read in one snapshot: a structure deleted meanwhile is either
     /// listed whole or not at all, never half.
     /// - Throws: ``StoreError``.
-    public func structuresWithRouters() async throws(StoreError) -> [(structure: StructureRecord, routers: [RouterID])] {
+    public func structuresWithRouters() async throws(StoreError) -> [(structure: StructureRecord, routers: [DeviceID])] {
         try await read { db in
             let structures = try db.query("SELECT \(Self.structureColumns) FROM structures ORDER BY name", [], Self.structure(from:))
             let pairs = try db.query("SELECT structure_id, router_id FROM memberships ORDER BY router_id", []) {
@@ -84,7 +86,7 @@ extension TBRStore {
 
     /// The structure with `id` and its routers, read in one snapshot, or nil when there is none.
     /// - Throws: ``StoreError``.
-    public func structureWithRouters(id: StructureRecord.ID) async throws(StoreError) -> (structure: StructureRecord, routers: [RouterID])? {
+    public func structureWithRouters(id: StructureRecord.ID) async throws(StoreError) -> (structure: StructureRecord, routers: [DeviceID])? {
         try await read { db in
             guard
                 let structure = try db.query(

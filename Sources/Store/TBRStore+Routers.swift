@@ -1,3 +1,5 @@
+public import TBRFoundation
+
 extension TBRStore {
     static let routerColumns =
         "id, interface_name, border_agent_id, online, first_seen_at, last_seen_at, last_known, rest_url"
@@ -9,7 +11,7 @@ extension TBRStore {
             restURL: try row.get(7))
     }
 
-    static func requireKnownRouter(_ router: RouterID, in db: Database) throws {
+    static func requireKnownRouter(_ router: DeviceID, in db: Database) throws {
         let known: Int? = try db.scalar("SELECT 1 FROM routers WHERE id = ?", [.text(router.rawValue)])
         guard known != nil else { throw StoreError.routerNotFound(router) }
     }
@@ -20,7 +22,7 @@ extension TBRStore {
     /// - Throws: ``StoreError``.
     @discardableResult
     public func recordRouter(
-        _ router: RouterID, interfaceName: String? = nil, borderAgentID: String? = nil
+        _ router: DeviceID, interfaceName: String? = nil, borderAgentID: String? = nil
     ) async throws(StoreError) -> KnownRouter {
         try await write { db, now in
             try db.execute(
@@ -45,7 +47,7 @@ extension TBRStore {
     /// - Throws: ``StoreError/routerAlreadyKnown(_:reason:)`` when a router has the id `router`, or the same
     ///   REST URL, or the same Border Agent ID; `.sqlite` otherwise.
     @discardableResult
-    public func addRemoteRouter(_ router: RouterID, restURL: String, borderAgentID: String) async throws(StoreError)
+    public func addRemoteRouter(_ router: DeviceID, restURL: String, borderAgentID: String) async throws(StoreError)
         -> KnownRouter
     {
         try await write { db, now in
@@ -53,7 +55,7 @@ extension TBRStore {
                 "SELECT id, rest_url, border_agent_id FROM routers WHERE id = ? OR rest_url = ? OR border_agent_id = ? ORDER BY id",
                 [.text(router.rawValue), .text(restURL), .text(borderAgentID)]
             ) { (row) throws(SQLiteError) -> (String, String?, String?) in (try row.get(0), try row.get(1), try row.get(2)) }
-            if let (id, url, agent) = clash.first, let known = RouterID(rawValue: id) {
+            if let (id, url, agent) = clash.first, let known = DeviceID(rawValue: id) {
                 let reason =
                     id == router.rawValue ? "that id is taken"
                     : url == restURL ? "it is reached at the same URL" : "it has the same Border Agent ID \(agent ?? "")"
@@ -73,7 +75,7 @@ extension TBRStore {
 
     /// Records that `router` went offline now; it stays known, with its memberships.
     /// - Throws: ``StoreError/routerNotFound(_:)`` or `.sqlite`.
-    public func markRouterOffline(_ router: RouterID) async throws(StoreError) {
+    public func markRouterOffline(_ router: DeviceID) async throws(StoreError) {
         try await write { db, now in
             try db.execute(
                 "UPDATE routers SET online = 0, last_seen_at = ? WHERE id = ?", [.real(now), .text(router.rawValue)])
@@ -98,7 +100,7 @@ extension TBRStore {
 
     /// The router `id`, or nil when it was never recorded.
     /// - Throws: ``StoreError``.
-    public func knownRouter(_ id: RouterID) async throws(StoreError) -> KnownRouter? {
+    public func knownRouter(_ id: DeviceID) async throws(StoreError) -> KnownRouter? {
         try await read { db in
             try db.query(
                 "SELECT \(Self.routerColumns) FROM routers WHERE id = ?", [.text(id.rawValue)], Self.knownRouter(from:)
@@ -109,7 +111,7 @@ extension TBRStore {
     /// Forgets `router`: its membership and applied-policy record go too. Its ePSKc journal entries stay
     /// (the journal is history).
     /// - Throws: ``StoreError/routerNotFound(_:)`` or `.sqlite`.
-    public func forgetRouter(_ router: RouterID) async throws(StoreError) {
+    public func forgetRouter(_ router: DeviceID) async throws(StoreError) {
         try await write { db, _ in
             try db.execute("DELETE FROM routers WHERE id = ?", [.text(router.rawValue)])
             guard db.changes == 1 else { throw StoreError.routerNotFound(router) }
@@ -119,7 +121,7 @@ extension TBRStore {
     /// Records what `router` last reported (an opaque record of the caller's), to be served while it is
     /// offline and after a restart.
     /// - Throws: ``StoreError/routerNotFound(_:)`` or `.sqlite`.
-    public func setLastKnown(_ record: [UInt8], of router: RouterID) async throws(StoreError) {
+    public func setLastKnown(_ record: [UInt8], of router: DeviceID) async throws(StoreError) {
         try await write { db, now in
             try db.execute(
                 "UPDATE routers SET last_known = ?, last_known_at = ? WHERE id = ?",

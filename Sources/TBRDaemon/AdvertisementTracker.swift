@@ -1,3 +1,4 @@
+import TBRFoundation
 import BorderAgentDiscovery
 import BorderRouterService
 import DeviceModel

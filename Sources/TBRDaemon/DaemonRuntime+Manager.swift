@@ -83,10 +83,9 @@ extension DaemonRuntime {
     }
 
     private func epskcEvents(since: UInt64, router: String, limit: UInt32) async throws -> [EpskcJournalRow] {
-        var filter: RouterID?
+        var filter: DeviceID?
         if !router.isEmpty {
-            let id = try await resolve(router)
-            filter = RouterID(rawValue: id.rawValue)
+            filter = try await resolve(router)
         }
         let entries = try await store.epskcEvents(
             since: Int64(clamping: since), router: filter, limit: limit == 0 ? Int(Int32.max) : Int(limit))

@@ -1,3 +1,4 @@
+import TBRFoundation
 import DBus
 import DeviceModel
 import OpenThreadBR

@@ -37,21 +37,21 @@ extension DaemonRuntime {
                 "the otbr-agent at \(url) is already border router \(same.id) (\(same.address)): same Border Agent ID \(agentID)")
         }
         let idString = idText.isEmpty ? "ba-" + String(Hex.encode(agentID.bytes).prefix(8)) : idText
-        guard let id = DeviceID(rawValue: idString), let storeID = RouterID(rawValue: idString) else {
+        guard let id = DeviceID(rawValue: idString) else {
             throw DaemonError.invalid("\(Quoted(idString)) cannot be a router id")
         }
         if let existing = await service.resolveRouter(idString), existing == id {
             throw DBusError(DaemonError.failed, "there is already a border router \(id); give another id with --id")
         }
         do {
-            try await store.addRemoteRouter(storeID, restURL: url.description, borderAgentID: Hex.encode(agentID.bytes))
+            try await store.addRemoteRouter(id, restURL: url.description, borderAgentID: Hex.encode(agentID.bytes))
         } catch {
             throw DBusError(DaemonError.failed, "\(error)")
         }
         do {
             try await service.addRemoteRouter(id, url: url, borderAgentID: agentID)
         } catch {
-            try? await store.forgetRouter(storeID)
+            try? await store.forgetRouter(id)
             throw DaemonError.from(error)
         }
         logger.notice(
@@ -72,9 +72,7 @@ extension DaemonRuntime {
             try await removeBorderRouter(structure.name, id.rawValue)
         }
         try await service.removeRemoteRouter(id)
-        if let storeID = RouterID(rawValue: id.rawValue) {
-            do { try await store.forgetRouter(storeID) } catch StoreError.routerNotFound {} catch { throw DaemonError.from(error) }
-        }
+        do { try await store.forgetRouter(id) } catch StoreError.routerNotFound {} catch { throw DaemonError.from(error) }
         await infoCache.invalidate(id)
         await unexportRouter(id)
         logger.notice("border router on another host removed", [("router", id.rawValue)])
@@ -83,7 +81,8 @@ extension DaemonRuntime {
     /// Routers on other hosts the store remembers go back to the service (offline until polled).
     func restoreRemoteRouters(_ known: [KnownRouter]) async {
         for router in known {
-            guard let text = router.restURL, let id = DeviceID(rawValue: router.id.rawValue) else { continue }
+            guard let text = router.restURL else { continue }
+            let id = router.id
             do {
                 let agentID = router.borderAgentID.flatMap { BorderAgentID($0) }
                 try await service.addRemoteRouter(id, url: try HTTPURL(text), borderAgentID: agentID)

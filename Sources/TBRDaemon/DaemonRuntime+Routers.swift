@@ -31,8 +31,7 @@ extension DaemonRuntime {
                 await recordRouter(id)
             case .offline(let id):
                 await infoCache.invalidate(id)
-                guard let router = RouterID(rawValue: id.rawValue) else { continue }
-                do { try await store.markRouterOffline(router) } catch StoreError.routerNotFound {
+                do { try await store.markRouterOffline(id) } catch StoreError.routerNotFound {
                     // removed meanwhile
                 } catch {
                     logger.error("could not record a router as offline", [("router", id.rawValue), ("error", "\(error)")])
@@ -91,11 +90,10 @@ extension DaemonRuntime {
     }
 
     private func recordRouter(_ id: DeviceID) async {
-        guard let router = RouterID(rawValue: id.rawValue) else { return }
         let summary = await service.routerSummaries().first { $0.id == id }
         do {
             _ = try await store.recordRouter(
-                router, interfaceName: summary.map { $0.interfaceName?.rawValue } ?? id.rawValue,
+                id, interfaceName: summary.map { $0.interfaceName?.rawValue } ?? id.rawValue,
                 borderAgentID: summary?.borderAgentID.map { Hex.encode($0.bytes) })
         } catch {
             logger.error("could not record a router", [("router", id.rawValue), ("error", "\(error)")])
@@ -238,9 +236,8 @@ extension DaemonRuntime {
 
     /// Stores what `id` last reported, so that it is served while the router is offline, after restarts too.
     nonisolated static func persist(_ snapshot: RouterSnapshot, of id: DeviceID, in store: TBRStore, logger: Logger) async {
-        guard let router = RouterID(rawValue: id.rawValue) else { return }
         do {
-            try await store.setLastKnown(Array(try JSONEncoder().encode(snapshot)), of: router)
+            try await store.setLastKnown(Array(try JSONEncoder().encode(snapshot)), of: id)
         } catch {
             logger.warning("could not store what a router last reported", [("router", id.rawValue), ("error", "\(error)")])
         }

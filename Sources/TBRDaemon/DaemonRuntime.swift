@@ -261,7 +261,7 @@ actor DaemonRuntime {
         }
         var snapshots: [DeviceID: RouterSnapshot] = [:]
         for router in known {
-            guard let id = DeviceID(rawValue: router.id.rawValue) else { continue }
+            let id = router.id
             if let bytes = router.lastKnown {
                 do { snapshots[id] = try JSONDecoder().decode(RouterSnapshot.self, from: Data(bytes)) } catch {
                     logger.warning("what a router last reported cannot be read back", [("router", router.id.rawValue)])

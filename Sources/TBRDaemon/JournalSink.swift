@@ -13,7 +13,7 @@ struct JournalSink: EpskcEventSink {
     let logger: Logger
 
     func journal(_ event: EpskcEvent, restoreRecord: EpskcSessionRecord?) async throws -> UInt64? {
-        guard let router = RouterID(rawValue: event.deviceID.rawValue) else { return nil }
+        let router = event.deviceID
         do {
             let sequence: Int64
             switch event {

@@ -33,14 +33,11 @@ final class PersistentStructureStore: StructureStore {
 
     func addDevice(_ device: DeviceID, to structure: StructureID) async throws(HomeError) {
         let recordID = try Self.recordID(structure)
-        guard let router = RouterID(rawValue: device.rawValue) else {
-            throw HomeError(.invalidArgument, "\(Quoted(device.rawValue)) is not a router id")
-        }
         try await call { () throws(StoreError) in
-            if try await store.knownRouter(router) == nil {
-                try await store.recordRouter(router, interfaceName: device.rawValue, borderAgentID: nil)
+            if try await store.knownRouter(device) == nil {
+                try await store.recordRouter(device, interfaceName: device.rawValue, borderAgentID: nil)
             }
-            try await store.addRouter(router, toStructure: recordID)
+            try await store.addRouter(device, toStructure: recordID)
         }
         changeBroadcaster.publish(.membersChanged(structure))
     }
@@ -74,8 +71,7 @@ final class PersistentStructureStore: StructureStore {
         let stored = option == .internetAccessOptionUnspecified ? nil : option.rawValue
         var records: [AppliedPolicyRecord] = []
         for status in statuses {
-            guard let router = RouterID(rawValue: status.deviceID.rawValue) else { continue }
-            records.append(AppliedPolicyRecord(router: router, option: stored, state: Self.state(status.state), detail: status.detail))
+            records.append(AppliedPolicyRecord(router: status.deviceID, option: stored, state: Self.state(status.state), detail: status.detail))
         }
         _ = try await call { () throws(StoreError) in try await store.recordAppliedPolicies(records) }
         if cell.set(statuses.sorted { $0.deviceID < $1.deviceID }) { changeBroadcaster.publish(.policyStatusChanged(structure)) }
@@ -111,10 +107,7 @@ final class PersistentStructureStore: StructureStore {
     /// Removes `device` from `structure`.
     func removeDevice(_ device: DeviceID, from structure: StructureID) async throws(HomeError) {
         let recordID = try Self.recordID(structure)
-        guard let router = RouterID(rawValue: device.rawValue) else {
-            throw HomeError(.notFound, "\(Quoted(device.rawValue)) is not in the structure")
-        }
-        try await call { () throws(StoreError) in try await store.removeRouter(router, fromStructure: recordID) }
+        try await call { () throws(StoreError) in try await store.removeRouter(device, fromStructure: recordID) }
         changeBroadcaster.publish(.membersChanged(structure))
     }
 
@@ -146,8 +139,7 @@ final class PersistentStructureStore: StructureStore {
 
     /// The structure `device` belongs to, or nil.
     func structure(containing device: DeviceID) async throws(HomeError) -> StructureInfo? {
-        guard let router = RouterID(rawValue: device.rawValue) else { return nil }
-        guard let record = try await call({ () throws(StoreError) in try await store.structure(containing: router) }) else {
+        guard let record = try await call({ () throws(StoreError) in try await store.structure(containing: device) }) else {
             return nil
         }
         return try await structure(id: Self.id(record.id))
@@ -183,10 +175,10 @@ final class PersistentStructureStore: StructureStore {
             defaultThreadNetworkID: a.defaultThreadNetworkId?.description)
     }
 
-    private func info(_ record: StructureRecord, _ routers: [RouterID]) -> StructureInfo {
+    private func info(_ record: StructureRecord, _ routers: [DeviceID]) -> StructureInfo {
         _ = cellFor(record)
         return StructureInfo(
-            id: Self.id(record.id), name: record.name, deviceIDs: routers.compactMap { DeviceID(rawValue: $0.rawValue) })
+            id: Self.id(record.id), name: record.name, deviceIDs: routers)
     }
 
     private func cellFor(_ record: StructureRecord) -> AttributeCell<ThreadNetworkSettingsTrait.Attributes> {
@@ -212,9 +204,7 @@ final class PersistentStructureStore: StructureStore {
         if let cell = statusCells.withLock({ $0[structure] }) { return cell }
         let recordID = try Self.recordID(structure)
         let records = try await call { () throws(StoreError) in try await store.appliedPolicies(inStructure: recordID) }
-        let statuses = records.compactMap { router, p -> RouterPolicyStatus? in
-            DeviceID(rawValue: router.rawValue).map { RouterPolicyStatus(deviceID: $0, state: Self.state(p.state), detail: p.detail) }
-        }
+        let statuses = records.map { router, p in RouterPolicyStatus(deviceID: router, state: Self.state(p.state), detail: p.detail) }
         return loadedStatusCell(structure, statuses.sorted { $0.deviceID < $1.deviceID })
     }
 

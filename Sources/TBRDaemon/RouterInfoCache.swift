@@ -1,3 +1,4 @@
+import TBRFoundation
 import DeviceModel
 
 /// What tbrd's router properties read from otbr-agent: fresh values kept for at most ``maximumAge``,

@@ -1,3 +1,5 @@
+import TBRFoundation
+
 // The example of docs/device-model.md, compiled and run by DocExampleTests. Keep the two identical:
 // DocExampleTests fails when the code between the markers and the doc's block differ.
 

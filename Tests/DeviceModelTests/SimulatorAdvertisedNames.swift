@@ -1,3 +1,4 @@
+import TBRFoundation
 import BorderRouterService
 import DBus
 import DeviceModel

@@ -1,3 +1,4 @@
+import TBRFoundation
 import Store
 import TBRTestKit
 import Testing
@@ -6,7 +7,7 @@ import Testing
 struct EpskcJournalTests {
     /// Appends an activation and, unless `open`, its deactivation for `router`; returns the sequences.
     @discardableResult
-    func session(_ store: TBRStore, _ router: RouterID, open: Bool = false, at t: Double = 1000) async throws -> [Int64] {
+    func session(_ store: TBRStore, _ router: DeviceID, open: Bool = false, at t: Double = 1000) async throws -> [Int64] {
         var sequences = [try await store.appendEpskcEvent(router: router, kind: .activated, activatedAt: t, validSeconds: 120)]
         if !open {
             sequences.append(

@@ -1,3 +1,4 @@
+import TBRFoundation
 import Store
 import TBRTestKit
 import Testing
@@ -112,7 +113,7 @@ struct RouterTests {
     func appliedPolicies() async throws {
         try await withStore { store, f in
             let home = try await store.createStructure(named: "Home")
-            for r: RouterID in ["wpan0", "wpan1", "wpan2"] { try await store.recordRouter(r) }
+            for r: DeviceID in ["wpan0", "wpan1", "wpan2"] { try await store.recordRouter(r) }
             try await store.addRouter("wpan0", toStructure: home.id)
             try await store.addRouter("wpan1", toStructure: home.id)
 

@@ -1,3 +1,4 @@
+import TBRFoundation
 import TBRDBusAPI
 import BorderRouterService
 import DBus

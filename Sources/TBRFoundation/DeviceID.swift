@@ -1,24 +1,29 @@
-/// Identifies one device of a home, for example a border router.
+/// Identifies one device of a home, for example a border router: the one id the trait API, the store,
+/// tbrd's D-Bus API and tbrctl share.
 ///
 /// For a border router over otbr-agent the id is the Thread interface name (`wpan0`): it stays the same
-/// when the agent restarts or leaves its network (which gives it a new Border Agent ID). Any non-empty
-/// string is accepted; ``objectPathElement`` turns it into something usable in a D-Bus object path.
+/// when the agent restarts or leaves its network (which gives it a new Border Agent ID). A router on
+/// another host has the id it was added with. Any string of 1…255 UTF-8 bytes is accepted;
+/// ``objectPathElement`` turns it into something usable in a D-Bus object path.
 public struct DeviceID: RawRepresentable, Hashable, Sendable, Comparable, Codable, CustomStringConvertible,
     ExpressibleByStringLiteral
 {
+    /// The longest id, in UTF-8 bytes (a column of the state database holds it).
+    public static let maximumLength = 255
+
     /// The id as text, e.g. `wpan0`.
     public let rawValue: String
 
-    /// The id `rawValue`; nil when it is empty.
+    /// The id `rawValue`; nil when it is empty or longer than ``maximumLength`` bytes.
     public init?(rawValue: String) {
-        guard !rawValue.isEmpty else { return nil }
+        guard !rawValue.isEmpty, rawValue.utf8.count <= Self.maximumLength else { return nil }
         self.rawValue = rawValue
     }
 
-    /// An id from a literal known to be valid; traps on an empty literal (a programming error).
+    /// An id from a literal known to be valid; traps on an invalid literal (a programming error).
     public init(stringLiteral value: String) {
-        precondition(!value.isEmpty, "a device id cannot be empty")
-        rawValue = value
+        guard let id = DeviceID(rawValue: value) else { preconditionFailure("invalid device id literal \"\(value)\"") }
+        self = id
     }
 
     /// The id as one element of a D-Bus object path: ASCII letters and digits are kept, every other
@@ -37,15 +42,18 @@ public struct DeviceID: RawRepresentable, Hashable, Sendable, Comparable, Codabl
         return out
     }
 
+    /// The id as text.
     public var description: String { rawValue }
 
+    /// Orders by the id text.
     public static func < (a: DeviceID, b: DeviceID) -> Bool { a.rawValue < b.rawValue }
 
     /// Decodes a JSON string.
     public init(from decoder: any Decoder) throws {
         let text = try decoder.singleValueContainer().decode(String.self)
         guard let id = DeviceID(rawValue: text) else {
-            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "empty device id"))
+            throw DecodingError.dataCorrupted(
+                .init(codingPath: decoder.codingPath, debugDescription: "a device id is 1 to 255 bytes"))
         }
         self = id
     }
