@@ -1,5 +1,5 @@
 public import TBRFoundation
-public import DeviceModel
+import DeviceModel
 
 /// The vendor and product names a router advertises (the `vn` and `mn` keys of its `_meshcop._udp`
 /// TXT record). otbr-agent has no D-Bus property for them.

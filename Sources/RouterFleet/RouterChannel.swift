@@ -1,4 +1,4 @@
-public import TBRFoundation
+package import TBRFoundation
 package import DeviceModel
 package import MeshCoP
 package import OpenThreadBR

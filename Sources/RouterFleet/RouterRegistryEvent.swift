@@ -1,5 +1,5 @@
 public import TBRFoundation
-public import DeviceModel
+import DeviceModel
 public import MeshCoP
 public import OpenThreadBR
 

@@ -161,37 +161,40 @@ extension TestProcess {
     }
 }
 
-/// Tells when a child exits: a thread of its own blocks in `poll(2)` on the child's pidfd and, when it
-/// turns readable, notes the exit and wakes every wait subscribed.
-///
-/// Not a Dispatch source. A pidfd stays readable once the child has exited; while each wait watched one
-/// with a read source (switched off in its own handler, then cancelled), the suite crashed three times
-/// in ten runs under `stress-ng` (4 December 2026), each in libdispatch's event loop
-/// (`_dispatch_event_loop_drain`, a bad pointer). That the pidfd sources were the cause is not proven;
-/// they were the one new and unusual kind of source. A thread per running child costs little and ends
-/// with the child.
+/// Tells when a child exits: a ``DescriptorWatch`` on the child's pidfd, on a queue of its own, which
+/// turns readable at the exit; the watcher then notes the exit, wakes every wait subscribed, and stops.
 final class ExitWatcher: Sendable {
     /// Told once, at the exit.
     let exits = ChangeNotifier()
     private let exited = Locked(false)
+    private let queue = DispatchQueue(label: "tbr.test.exit-watcher")
+    /// The watch, until the exit is seen (touched on `queue` only).
+    private let watch = Locked<DescriptorWatch?>(nil)
 
     /// Whether the exit has been seen.
     var hasExited: Bool { exited.withLock { $0 } }
 
     /// Starts watching `pid`, a child just spawned (not reaped yet).
     /// - Throws: ``TestKitError`` when there is no pidfd (a kernel before 5.3, glibc before 2.36: the
-    ///   suite needs both, as Debian 12 has them).
+    ///   suite needs both, as Debian 12 has them), or it cannot be watched.
     init(_ pid: pid_t) throws {
         guard let pidfdOpen = Self.pidfdOpen else { throw TestKitError("pidfd_open is missing (glibc 2.36 or later is needed)") }
         let fd = pidfdOpen(pid, 0)
         guard fd >= 0 else { throw TestKitError("pidfd_open(\(pid)): \(Errno(errno).description)") }
-        let (exits, exited) = (self.exits, self.exited)
-        Thread.detachNewThread {
-            var ready = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            while poll(&ready, 1, -1) < 0, errno == EINTR {}
-            close(fd)
-            exited.withLock { $0 = true }
-            exits.changed()
+        let (exits, exited, watch) = (self.exits, self.exited, self.watch)
+        try queue.sync {
+            do {
+                let w = try DescriptorWatch(taking: fd, events: .readable, queue: queue) { _ in
+                    // A pidfd is readable once the child has exited, and stays so: one report is all.
+                    watch.withLock { $0?.cancel(); $0 = nil }
+                    exited.withLock { $0 = true }
+                    exits.changed()
+                }
+                w.enabled = .readable
+                watch.withLock { $0 = w }
+            } catch {
+                throw TestKitError("cannot watch the pidfd of \(pid): \(error)")
+            }
         }
     }
 

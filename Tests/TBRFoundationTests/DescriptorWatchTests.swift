@@ -121,6 +121,44 @@ import Glibc
         #expect(Self.readNow(a) == [2])
     }
 
+    /// Watches made and torn down in batches while their peers hang up: the churn under which
+    /// libdispatch's own epoll loop crashed (see ``DescriptorWatch``). Each watch reports the end of its
+    /// stream as readable, once its write readiness is switched off, and is cancelled from its handler.
+    @Test func watchesWhosePeersHangUpInBatchesEachReportTheEndAndAreTornDown() async throws {
+        let queue = DispatchQueue(label: "test.descriptor-watch")
+        let reports = Reports<Int>()
+        let sink = reports.sink
+        for batch in 0..<50 {
+            var peers: [Int32] = []
+            for index in 0..<20 {
+                let (a, peer) = try Self.socketPair()
+                peers.append(peer)
+                let slot = Slot()
+                try await Self.on(queue) {
+                    let watch = try DescriptorWatch(taking: a, events: [.readable, .writable], queue: queue) { ready in
+                        guard ready == .readable else {
+                            slot.watch?.enabled.remove(.writable)
+                            return
+                        }
+                        guard Self.endedNow(a) else { return }
+                        slot.watch?.cancel()
+                        slot.watch = nil
+                        sink.yield(batch * 20 + index)
+                    }
+                    slot.watch = watch
+                    watch.enabled = [.readable, .writable]
+                }
+            }
+            for peer in peers { close(peer) }
+            var seen = Set<Int>()
+            for _ in 0..<20 {
+                guard let report = await reports.next() else { break }
+                seen.insert(report)
+            }
+            #expect(seen == Set((batch * 20)..<(batch * 20 + 20)))
+        }
+    }
+
     @Test func aNumberReusedAfterItsOwnerClosedItIsWatchedAfreshAndTheOldWatchKeepsItsOwnSocket() async throws {
         let queue = DispatchQueue(label: "test.descriptor-watch")
         let reports = Reports<(String, [UInt8])>()
