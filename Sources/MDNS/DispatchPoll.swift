@@ -4,10 +4,9 @@ internal import Glibc
 internal import TBRFoundation
 
 // Avahi's main-loop abstraction (`AvahiPoll`, avahi-common/watch.h) over Dispatch, the way the DBus
-// module drives libdbus: a watch becomes a DescriptorWatch (a read and a write source, made once and
-// switched as Avahi asks) on the client's serial queue, a timeout becomes a one-shot Dispatch timer on
-// the same queue. There is no polling loop and no thread of Avahi's own; every Avahi call and callback
-// happens on `queue`.
+// module drives libdbus: a watch becomes a DescriptorWatch (made once and switched as Avahi asks) that
+// reports to the client's serial queue, a timeout becomes a one-shot Dispatch timer on the same queue.
+// No thread of Avahi's own runs Avahi; every Avahi call and callback happens on `queue`.
 
 /// Owns the `AvahiPoll` vtable handed to `avahi_client_new`. It must outlive the client (the client
 /// handle keeps a strong reference). Confined to `queue`.
@@ -53,7 +52,7 @@ final class DispatchPoll: @unchecked Sendable {
 
 /// One `AvahiWatch`: a ``DescriptorWatch`` on duplicates of Avahi's descriptor (Avahi's libdbus closes
 /// its socket when avahi-daemon goes away, and the client made next can get the same number; see
-/// ``DescriptorWatch``), its read source on while `AVAHI_WATCH_IN` is wanted and its write source while
+/// ``DescriptorWatch``), reporting reading while `AVAHI_WATCH_IN` is wanted and writing while
 /// `AVAHI_WATCH_OUT` is. Avahi owns it from `watch_new` to `watch_free`.
 private final class WatchBox {
     let poll: DispatchPoll

@@ -12,7 +12,7 @@ public import TBRFoundation
 /// ```
 ///
 /// **Threading.** The actor runs on a serial Dispatch queue of its own, which is also Avahi's main loop:
-/// Avahi's watches and timeouts are Dispatch sources on that queue (``DispatchPoll``), so every Avahi
+/// Avahi's watches (``DescriptorWatch``es) and timeouts (Dispatch timers) report to that queue (``DispatchPoll``), so every Avahi
 /// call and callback happens there, one at a time, and no thread of Avahi's own exists. Callbacks copy
 /// what Avahi lends them and post the work back to the actor, never re-entering Avahi from inside it.
 /// Avahi's object constructors make blocking D-Bus calls to the daemon; they block this queue only.

@@ -227,7 +227,7 @@ actor TCPConnection {
         }
     }
 
-    /// The read source fired.
+    /// The watch reported the socket readable.
     private func readable() {
         guard let socket, let reader else {
             socket?.enabled.remove(.readable)

@@ -124,7 +124,7 @@ actor TCPListener {
         }
     }
 
-    /// The read source fired: a connection is pending.
+    /// The watch reported the socket readable: a connection is pending.
     private func readable() {
         guard let socket, waiter != nil else {
             socket?.enabled = []
