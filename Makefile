@@ -30,10 +30,10 @@ DEB_PACKAGES = pkg-config libdbus-1-dev libavahi-client-dev libssl-dev libsqlite
                dbus-daemon dbus-bin systemd avahi-daemon avahi-utils nftables iproute2 iputils-ping \
                python3 python3-venv python3-dbus python3-gi util-linux procps sqlite3 \
                libnl-route-3-200 libglib2.0-0 openssl groff-base fish zsh \
-               debhelper dpkg-dev lintian binutils graphviz
+               debhelper dpkg-dev lintian binutils graphviz curl chromium
 # And what the benchmarks need besides: a C compiler for bench/dbus-raw.c (libnl-route-3-200, which the
 # CHIP SDK's library links, is in DEB_PACKAGES already: the tests run python-matter-server).
-BENCH_PACKAGES = gcc curl
+BENCH_PACKAGES = gcc
 # And what make link-order needs.
 LINK_ORDER_PACKAGES = valgrind linux-perf
 
@@ -164,9 +164,10 @@ clean:
 
 fuzz-smoke:
 	fuzz/run.sh dataset 20 && fuzz/run.sh txt 20 && fuzz/run.sh matter 20 && fuzz/run.sh websocket 20 \
-	  && fuzz/run.sh json 20 && fuzz/run.sh rest 20 && fuzz/run.sh routes 20 && fuzz/run.sh coap 20 && fuzz/run.sh dtls 20
+	  && fuzz/run.sh json 20 && fuzz/run.sh rest 20 && fuzz/run.sh routes 20 && fuzz/run.sh coap 20 && fuzz/run.sh dtls 20 && fuzz/run.sh api 20
 
 fuzz:
 	fuzz/run.sh dataset $(FUZZ_SECONDS) && fuzz/run.sh txt $(FUZZ_SECONDS) && fuzz/run.sh matter $(FUZZ_SECONDS) \
 	  && fuzz/run.sh websocket $(FUZZ_SECONDS) && fuzz/run.sh json $(FUZZ_SECONDS) && fuzz/run.sh rest $(FUZZ_SECONDS) \
-	  && fuzz/run.sh routes $(FUZZ_SECONDS) && fuzz/run.sh coap $(FUZZ_SECONDS) && fuzz/run.sh dtls $(FUZZ_SECONDS)
+	  && fuzz/run.sh routes $(FUZZ_SECONDS) && fuzz/run.sh coap $(FUZZ_SECONDS) && fuzz/run.sh dtls $(FUZZ_SECONDS) \
+	  && fuzz/run.sh api $(FUZZ_SECONDS)

@@ -55,7 +55,10 @@ let package = Package(
             // pkg-config's -lcurl is not wanted; its headers are in the multiarch include directory.
             name: "CCurl", path: "Sources/CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .systemLibrary(
-            name: "CMicroHTTPD", path: "Sources/CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
+            // Headers only: libmicrohttpd is opened with dlopen when a server starts (HTTPServer's
+            // LibMicroHTTPD.swift): tbrd without `http-listen` never maps it, nor GnuTLS. Its header is in
+            // /usr/include.
+            name: "CMicroHTTPD", path: "Sources/CMicroHTTPD", providers: [.apt(["libmicrohttpd-dev"])]),
         // Headers only: libavahi-client is opened with dlopen on first use (MDNS's Avahi.swift), and no
         // pkgConfig (avahi-client.pc adds -D_REENTRANT, which SwiftPM refuses with a warning on every
         // build); its headers are in /usr/include.
@@ -105,6 +108,10 @@ let package = Package(
         // otbr-agent's REST API, for border routers on other hosts (issue 21).
         .target(name: "OpenThreadREST", dependencies: ["HTTP", "OpenThreadBR", "MeshCoP", "TBRFoundation"], swiftSettings: strict),
         .target(name: "TBRDBusAPI", dependencies: ["DBus", "DeviceModel"], swiftSettings: strict),
+        // The JSON documents tbrctl --json prints and tbrd's HTTP API serves: one type per shape.
+        .target(name: "TBRDocuments", dependencies: ["TBRDBusAPI", "DeviceModel"], swiftSettings: strict),
+        // Pure: the HTTPS API's routes, scopes and request bodies (fuzzed: fuzz/run.sh api).
+        .target(name: "HTTPAPIRouting", swiftSettings: strict),
         .target(name: "DeviceModel", dependencies: ["MeshCoP", "TBRFoundation"], swiftSettings: strict),
         // Pure: parses and generates Matter onboarding payloads; MeshCoP lends it Verhoeff and Secrets.
         .target(name: "MatterOnboarding", dependencies: ["MeshCoP"], swiftSettings: strict),
@@ -145,7 +152,7 @@ let package = Package(
             dependencies: [
                 "TBRCommandLine", "TBRFoundation", "MeshCoP", "MatterOnboarding", "DBus", "OpenThreadBR", "DeviceModel",
                 "BorderRouterService", "RouterFleet", "TBRDBusAPI", "MDNS", "BorderAgentDiscovery", "TBRLifecycle", "HTTP", "OpenThreadREST",
-                "EpskcCommissioner", "DTLS",
+                "EpskcCommissioner", "DTLS", "TBRDocuments", "HTTPAPIRouting",
             ],
             swiftSettings: strict),
 
@@ -167,7 +174,10 @@ let package = Package(
                 "Store", "DBus", "TBRDBusAPI", "MeshCoP", "Firewall",
                 "TBRLifecycle", "TBRCommandLine", "TBRFoundation", "MDNS", "BorderAgentDiscovery", "MatterCommissioner",
                 "MatterOnboarding", "WebSocket", "HTTP", "OpenThreadREST", "HostNetwork", "EpskcCommissioner", "DTLS",
+                "TBRDocuments", "HTTPServer", "HTTPAPIRouting",
             ],
+            // The web page (docs/http-api.md), compiled into tbrd: no files to install, nothing fetched.
+            resources: [.embedInCode("Web/index.html"), .embedInCode("Web/app.js"), .embedInCode("Web/app.css")],
             swiftSettings: strict),
 
         // MARK: thin executables
@@ -240,6 +250,7 @@ let package = Package(
             dependencies: [
                 "TBRDaemon", "TBRDBusAPI", "DBus", "MeshCoP", "OpenThreadBR", "TBRFoundation", "TBRTestKit", "MatterCommissioner",
                 "MatterOnboarding", "WebSocket", "HostNetwork", "BorderRouterService", "RouterFleet", "BorderAgentDiscovery", "DeviceModel",
+                "HTTPServer", "HTTPAPIRouting",
             ],
             swiftSettings: strict),
         .testTarget(

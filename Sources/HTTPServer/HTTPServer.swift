@@ -7,13 +7,15 @@ import Synchronization
 import Glibc
 #endif
 
-/// A request as the server received it: method, path (without the query), its headers and the whole
-/// body.
+/// A request as the server received it: method, path and query, its headers, the whole body and the
+/// client's address.
 public struct HTTPServerRequest: Sendable, Hashable {
     /// `GET`, `PUT`, `POST`, `DELETE`, …
     public var method: String
-    /// The path, e.g. `/node/state`.
+    /// The path, e.g. `/node/state`, as sent: percent-escapes are kept for the handler to decode.
     public var path: String
+    /// The query after `?`, as sent; empty when there is none.
+    public var query: String
     /// `Content-Type`, lower case, without parameters; nil when absent.
     public var contentType: String?
     /// `Accept`, as sent; nil when absent.
@@ -23,29 +25,54 @@ public struct HTTPServerRequest: Sendable, Hashable {
     public var headers: [String: String] = [:]
     /// The body.
     public var body: [UInt8]
+    /// The client's IP address, numeric (`127.0.0.1`, `::1`); empty when unknown.
+    public var clientAddress: String
+
+    /// A request as given (the server makes them; tests and the fuzz target too).
+    public init(
+        method: String, path: String, query: String = "", contentType: String? = nil, accept: String? = nil,
+        headers: [String: String] = [:], body: [UInt8] = [], clientAddress: String = ""
+    ) {
+        self.method = method
+        self.path = path
+        self.query = query
+        self.contentType = contentType
+        self.accept = accept
+        self.headers = headers
+        self.body = body
+        self.clientAddress = clientAddress
+    }
 }
 
-/// A response to send: a status, a content type, more headers and a body.
-public struct HTTPServerResponse: Sendable, Hashable {
+/// A response to send: a status, a content type, more headers and a body, or a body written while it
+/// is sent (``stream``).
+public struct HTTPServerResponse: Sendable {
     public var status: Int
     public var contentType: String?
     /// Headers besides `Content-Type`, `Content-Length` and `Date` (which the server writes).
     public var headers: [String: String]
     public var body: [UInt8]
+    /// When set, the body comes from this stream instead of ``body``, with no `Content-Length`.
+    public var stream: HTTPResponseStream?
 
     /// A response as given.
-    public init(status: Int, contentType: String? = nil, headers: [String: String] = [:], body: [UInt8] = []) {
+    public init(status: Int, contentType: String? = nil, headers: [String: String] = [:], body: [UInt8] = [], stream: HTTPResponseStream? = nil) {
         self.status = status
         self.contentType = contentType
         self.headers = headers
         self.body = body
+        self.stream = stream
     }
 }
 
-/// An HTTP/1.1 server over GNU libmicrohttpd, for the simulators' REST APIs (otbr-sim `--rest`): one
-/// thread per connection (libmicrohttpd's), each request handed whole to an async handler, whose answer
-/// the connection's thread waits for (never a thread of Swift's cooperative pool). Listens on one
-/// address and port (0: a free one, read back in ``port``); ``stop()`` or ``shutdown()`` closes it.
+/// An HTTP/1.1 server over GNU libmicrohttpd (opened with `dlopen`: ``LibMicroHTTPD``), for tbrd's API
+/// and the simulators' REST APIs (otbr-sim `--rest`): one thread per connection (libmicrohttpd's), each
+/// request handed whole to an async handler, whose answer the connection's thread waits for (never a
+/// thread of Swift's cooperative pool). Listens on one address and port (0: a free one, read back in
+/// ``port``), over TLS when given an identity; ``stop()`` or ``shutdown()`` closes it.
+///
+/// Bounds (``Limits``): connections at once (more are refused), the header block (431), the body (413),
+/// and an idle timeout that closes a connection on which nothing moved, slow senders included.
 ///
 /// Stopping waits for the connections' threads, and so for handlers that are still running: an owner
 /// whose handlers wait on it (an actor serving its own state) stops the server with ``shutdown()``,
@@ -54,39 +81,97 @@ public final class HTTPServer: Sendable {
     /// The handler of every request.
     public typealias Handler = @Sendable (HTTPServerRequest) async -> HTTPServerResponse
 
+    /// What a server accepts at most.
+    public struct Limits: Sendable, Hashable {
+        /// Connections open at once; more are closed as they come.
+        public var connections: Int
+        /// Bytes of request headers (names and values); more: 431.
+        public var headerBytes: Int
+        /// Bytes of a request body; more: 413.
+        public var bodyBytes: Int
+        /// Seconds a connection may stay idle (nothing received or sent) before it is closed.
+        public var idleTimeoutSeconds: Int
+
+        /// Bounds as given; the defaults are tbrd's API's.
+        public init(connections: Int = 256, headerBytes: Int = 8 * 1024, bodyBytes: Int = 64 * 1024, idleTimeoutSeconds: Int = 30) {
+            self.connections = connections
+            self.headerBytes = headerBytes
+            self.bodyBytes = bodyBytes
+            self.idleTimeoutSeconds = idleTimeoutSeconds
+        }
+    }
+
+    /// A TLS identity: a private key and its certificate, both PEM.
+    public struct TLSIdentity: Sendable, Hashable {
+        public var privateKeyPEM: String
+        public var certificatePEM: String
+        /// An identity as given.
+        public init(privateKeyPEM: String, certificatePEM: String) {
+            self.privateKeyPEM = privateKeyPEM
+            self.certificatePEM = certificatePEM
+        }
+        /// GnuTLS's priorities: its defaults, TLS 1.2 and 1.3 only.
+        static let priorities = "NORMAL:-VERS-ALL:+VERS-TLS1.3:+VERS-TLS1.2"
+    }
+
     /// libmicrohttpd's daemon, until stopped. Its calls are thread-safe (MHD_stop_daemon joins its threads).
     private struct Daemon: @unchecked Sendable { let pointer: OpaquePointer }
     private let daemon: Locked<Daemon?>
     private let context: Unmanaged<ServerContext>
+    private let api: LibMicroHTTPD.API
     /// The port it listens on.
     public let port: UInt16
-    /// The address it listens on, as given to ``start(host:port:headers:handler:)``.
+    /// The address it listens on, as given to ``start(host:port:headers:limits:tls:handler:)``.
     public let host: String
+    /// Whether it speaks TLS.
+    public let isTLS: Bool
 
-    private init(daemon: OpaquePointer, context: Unmanaged<ServerContext>, host: String, port: UInt16) {
+    private init(daemon: OpaquePointer, context: Unmanaged<ServerContext>, api: LibMicroHTTPD.API, host: String, port: UInt16, isTLS: Bool) {
         self.daemon = Locked(Daemon(pointer: daemon))
         self.context = context
+        self.api = api
         self.host = host
         self.port = port
+        self.isTLS = isTLS
     }
 
     /// Listens on `host` (an IPv4 or IPv6 address; `::` for every address, IPv4 included) and `port`,
     /// and serves `handler` until ``stop()``.
-    /// - Parameter headers: added to every response, the server's own answers (413) included; a header
-    ///   of the same name from the handler wins.
-    /// - Throws: ``HTTPServerError`` when the address cannot be bound or libmicrohttpd does not start.
+    /// - Parameters:
+    ///   - headers: added to every response, the server's own answers (413) included; a header of the
+    ///     same name from the handler wins.
+    ///   - limits: the bounds of connections and requests.
+    ///   - tls: when given, the server speaks TLS 1.2 or 1.3 only, with this identity.
+    /// - Throws: ``HTTPServerError`` when libmicrohttpd cannot be loaded, the address cannot be bound or
+    ///   the server does not start (a key or certificate GnuTLS refuses, say).
     public static func start(
-        host: String, port: UInt16, headers: [String: String] = [:], handler: @escaping Handler
+        host: String, port: UInt16, headers: [String: String] = [:], limits: Limits = Limits(), tls: TLSIdentity? = nil,
+        handler: @escaping Handler
     ) throws(HTTPServerError) -> HTTPServer {
+        let api = try LibMicroHTTPD.api.get()
         let (fd, bound) = try listen(host: host, port: port)
-        let context = Unmanaged.passRetained(ServerContext(handler: handler, headers: headers))
+        let context = Unmanaged.passRetained(ServerContext(api: api, handler: handler, headers: headers, limits: limits))
         let raw = context.toOpaque()
-        guard let daemon = tbrd_mhd_start(fd, accessHandler, raw, completedHandler, raw, 30) else {
+        // The connection's pool holds the request line and headers with room to parse them; the header
+        // bound itself is checked on the headers received.
+        let memory = max(32 * 1024, limits.headerBytes * 4)
+        let started = tls?.privateKeyPEM.withCString { key in
+            tls!.certificatePEM.withCString { cert in
+                TLSIdentity.priorities.withCString { priorities in
+                    tbrd_mhd_start(
+                        api.startDaemon, fd, accessHandler, raw, completedHandler, raw, UInt32(limits.idleTimeoutSeconds),
+                        UInt32(limits.connections), memory, key, cert, priorities)
+                }
+            }
+        } ?? tbrd_mhd_start(
+            api.startDaemon, fd, accessHandler, raw, completedHandler, raw, UInt32(limits.idleTimeoutSeconds),
+            UInt32(limits.connections), memory, nil, nil, nil)
+        guard let started else {
             close(fd)
             context.release()
-            throw HTTPServerError("libmicrohttpd did not start on \(host) port \(bound)")
+            throw HTTPServerError("libmicrohttpd did not start on \(host) port \(bound)" + (tls == nil ? "" : " (is the TLS key or certificate refused?)"))
         }
-        return HTTPServer(daemon: daemon, context: context, host: host, port: bound)
+        return HTTPServer(daemon: started, context: context, api: api, host: host, port: bound, isTLS: tls != nil)
     }
 
     /// Stops serving: closes the listening socket and waits for the connections' threads. Idempotent.
@@ -95,7 +180,9 @@ public final class HTTPServer: Sendable {
             defer { d = nil }
             return d
         }) else { return }
-        MHD_stop_daemon(daemon.pointer)
+        // Streams still open end first, so that their connections' threads can be joined.
+        context.takeUnretainedValue().closeStreams()
+        api.stopDaemon(daemon.pointer)
         context.release()
     }
 
@@ -135,106 +222,4 @@ public struct HTTPServerError: Error, Hashable, Sendable, CustomStringConvertibl
     public let message: String
     init(_ message: String) { self.message = message }
     public var description: String { message }
-}
-
-/// What libmicrohttpd's callbacks reach: the handler and the headers of every response.
-final class ServerContext: Sendable {
-    let handler: HTTPServer.Handler
-    let headers: [String: String]
-    init(handler: @escaping HTTPServer.Handler, headers: [String: String]) {
-        self.handler = handler
-        self.headers = headers
-    }
-}
-
-/// The headers of one request, filled by libmicrohttpd's iterator on the connection's thread.
-final class HeaderCollector {
-    var headers: [String: String] = [:]
-
-    /// Every request header of `connection`, by lower-case name.
-    static func collect(_ connection: OpaquePointer) -> [String: String] {
-        let collector = HeaderCollector()
-        let raw = Unmanaged.passUnretained(collector).toOpaque()
-        _ = MHD_get_connection_values(connection, .HEADER_KIND, { cls, _, key, value in
-            guard let cls, let key else { return .YES }
-            let collector = Unmanaged<HeaderCollector>.fromOpaque(cls).takeUnretainedValue()
-            let name = String(cString: key).lowercased(), text = value.map { String(cString: $0) } ?? ""
-            collector.headers[name] = collector.headers[name].map { $0 + ", " + text } ?? text
-            return .YES
-        }, raw)
-        return withExtendedLifetime(collector) { collector.headers }
-    }
-}
-
-/// One request's body as it arrives (libmicrohttpd's per-request context).
-final class PendingRequest {
-    var body: [UInt8] = []
-    /// Bodies above this are answered 413 (the simulators' APIs take small JSON or hex).
-    static let maximumBody = 64 * 1024
-}
-
-/// A response handed from the handler's task to the connection's thread, which blocks on it: in
-/// libmicrohttpd's thread-per-connection mode blocking in the callback is its flow control (suspend and
-/// resume are not available there). It is a thread waiting, not a task, so it is not a ``ReplySlots``;
-/// moving the server to one polling thread with suspend and resume would end it.
-final class ResponseSlot: @unchecked Sendable {
-    var response: HTTPServerResponse?
-    let done = DispatchSemaphore(value: 0)
-}
-
-private let accessHandler: tbrd_mhd_access_handler = { cls, connection, url, method, _, uploadData, uploadSize, requestContext in
-    guard let cls, let connection, let url, let method, let uploadSize, let requestContext else { return .NO }
-    // The first call for a request only creates its context.
-    guard let existing = requestContext.pointee else {
-        requestContext.pointee = Unmanaged.passRetained(PendingRequest()).toOpaque()
-        return .YES
-    }
-    let pending = Unmanaged<PendingRequest>.fromOpaque(existing).takeUnretainedValue()
-    if uploadSize.pointee > 0 {
-        if let uploadData, pending.body.count + uploadSize.pointee <= PendingRequest.maximumBody {
-            uploadData.withMemoryRebound(to: UInt8.self, capacity: uploadSize.pointee) {
-                pending.body.append(contentsOf: UnsafeBufferPointer(start: $0, count: uploadSize.pointee))
-            }
-        } else {
-            pending.body = Array(repeating: 0, count: PendingRequest.maximumBody + 1)
-        }
-        uploadSize.pointee = 0
-        return .YES
-    }
-    // The whole request is in: answer it, waiting on this connection's own thread for the handler.
-    let context = Unmanaged<ServerContext>.fromOpaque(cls).takeUnretainedValue()
-    let response: HTTPServerResponse
-    if pending.body.count > PendingRequest.maximumBody {
-        response = HTTPServerResponse(status: 413)
-    } else {
-        func header(_ name: String) -> String? { MHD_lookup_connection_value(connection, .HEADER_KIND, name).map { String(cString: $0) } }
-        let contentType = header("Content-Type")?.split(separator: ";").first.map { String($0).lowercased().filter { $0 != " " } }
-        let request = HTTPServerRequest(
-            method: String(cString: method), path: String(String(cString: url).split(separator: "?", maxSplits: 1).first ?? ""),
-            contentType: contentType, accept: header("Accept"), headers: HeaderCollector.collect(connection), body: pending.body)
-        let handler = context.handler
-        let slot = ResponseSlot()
-        Task {
-            slot.response = await handler(request)
-            slot.done.signal()
-        }
-        slot.done.wait()
-        response = slot.response ?? HTTPServerResponse(status: 500)
-    }
-    let created = response.body.withUnsafeBytes { bytes in
-        MHD_create_response_from_buffer(bytes.count, UnsafeMutableRawPointer(mutating: bytes.baseAddress), .RESPMEM_MUST_COPY)
-    }
-    guard let created else { return .NO }
-    defer { MHD_destroy_response(created) }
-    if let type = response.contentType { MHD_add_response_header(created, "Content-Type", type) }
-    for (name, value) in context.headers.merging(response.headers, uniquingKeysWith: { _, handlers in handlers }) {
-        MHD_add_response_header(created, name, value)
-    }
-    return MHD_queue_response(connection, UInt32(response.status), created)
-}
-
-private let completedHandler: tbrd_mhd_completed_handler = { _, _, requestContext, _ in
-    guard let requestContext, let pending = requestContext.pointee else { return }
-    Unmanaged<PendingRequest>.fromOpaque(pending).release()
-    requestContext.pointee = nil
 }

@@ -29,6 +29,32 @@ package enum LibCrypto {
         let parameterEnd: tbrd_OSSL_PARAM_construct_end
         let digest: tbrd_EVP_Digest
         let sha1: tbrd_EVP_sha1
+        let sha256: tbrd_EVP_sha256
+        let keyContextNew: tbrd_EVP_PKEY_CTX_new_from_name
+        let keyContextFree: tbrd_EVP_PKEY_CTX_free
+        let keygenInit: tbrd_EVP_PKEY_keygen_init
+        let setGroupName: tbrd_EVP_PKEY_CTX_set_group_name
+        let generate: tbrd_EVP_PKEY_generate
+        let keyFree: tbrd_EVP_PKEY_free
+        let x509New: tbrd_X509_new
+        let x509Free: tbrd_X509_free
+        let x509SetVersion: tbrd_X509_set_version
+        let x509SerialNumber: tbrd_X509_get_serialNumber
+        let asn1IntegerSet: tbrd_ASN1_INTEGER_set_uint64
+        let x509NotBefore: tbrd_X509_getm_notBefore
+        let x509NotAfter: tbrd_X509_getm_notAfter
+        let x509GmtimeAdjust: tbrd_X509_gmtime_adj
+        let x509SetPublicKey: tbrd_X509_set_pubkey
+        let x509SubjectName: tbrd_X509_get_subject_name
+        let x509SetIssuerName: tbrd_X509_set_issuer_name
+        let x509NameAddEntry: tbrd_X509_NAME_add_entry_by_txt
+        let x509Sign: tbrd_X509_sign
+        let bioNew: tbrd_BIO_new
+        let bioMemory: tbrd_BIO_s_mem
+        let bioFree: tbrd_BIO_free
+        let bioControl: tbrd_BIO_ctrl
+        let pemWriteCertificate: tbrd_PEM_write_bio_X509
+        let pemWritePrivateKey: tbrd_PEM_write_bio_PrivateKey
 
         /// Resolves every function from `library`.
         /// - Throws: ``SharedLibraryError`` naming the first function `library` lacks.
@@ -49,6 +75,32 @@ package enum LibCrypto {
             parameterEnd = try library.function("OSSL_PARAM_construct_end")
             digest = try library.function("EVP_Digest")
             sha1 = try library.function("EVP_sha1")
+            sha256 = try library.function("EVP_sha256")
+            keyContextNew = try library.function("EVP_PKEY_CTX_new_from_name")
+            keyContextFree = try library.function("EVP_PKEY_CTX_free")
+            keygenInit = try library.function("EVP_PKEY_keygen_init")
+            setGroupName = try library.function("EVP_PKEY_CTX_set_group_name")
+            generate = try library.function("EVP_PKEY_generate")
+            keyFree = try library.function("EVP_PKEY_free")
+            x509New = try library.function("X509_new")
+            x509Free = try library.function("X509_free")
+            x509SetVersion = try library.function("X509_set_version")
+            x509SerialNumber = try library.function("X509_get_serialNumber")
+            asn1IntegerSet = try library.function("ASN1_INTEGER_set_uint64")
+            x509NotBefore = try library.function("X509_getm_notBefore")
+            x509NotAfter = try library.function("X509_getm_notAfter")
+            x509GmtimeAdjust = try library.function("X509_gmtime_adj")
+            x509SetPublicKey = try library.function("X509_set_pubkey")
+            x509SubjectName = try library.function("X509_get_subject_name")
+            x509SetIssuerName = try library.function("X509_set_issuer_name")
+            x509NameAddEntry = try library.function("X509_NAME_add_entry_by_txt")
+            x509Sign = try library.function("X509_sign")
+            bioNew = try library.function("BIO_new")
+            bioMemory = try library.function("BIO_s_mem")
+            bioFree = try library.function("BIO_free")
+            bioControl = try library.function("BIO_ctrl")
+            pemWriteCertificate = try library.function("PEM_write_bio_X509")
+            pemWritePrivateKey = try library.function("PEM_write_bio_PrivateKey")
         }
     }
 
@@ -78,7 +130,7 @@ package enum LibCrypto {
 
     /// `count` bytes from OpenSSL's CSPRNG (`RAND_bytes`).
     /// - Throws: ``CryptoError`` when libcrypto cannot be loaded or the generator cannot produce them.
-    static func randomBytes(_ count: Int) throws(CryptoError) -> [UInt8] {
+    package static func randomBytes(_ count: Int) throws(CryptoError) -> [UInt8] {
         guard count > 0 else { return [] }
         let c = try loaded()
         var out = [UInt8](repeating: 0, count: count)
@@ -100,6 +152,22 @@ package enum LibCrypto {
             }
         }
         guard ok == 1, length == 20 else { throw error("EVP_Digest", c) }
+        return digest
+    }
+
+    /// SHA-256 of `bytes` (`EVP_Digest` with `EVP_sha256`): the HTTPS API's token hashes and its
+    /// certificate's fingerprint.
+    /// - Throws: ``CryptoError`` when libcrypto cannot be loaded or the digest fails.
+    package static func sha256(_ bytes: [UInt8]) throws(CryptoError) -> [UInt8] {
+        let c = try loaded()
+        var digest = [UInt8](repeating: 0, count: 32)
+        var length: UInt32 = 0
+        let ok = bytes.withUnsafeBytes { input in
+            digest.withUnsafeMutableBufferPointer { out in
+                c.digest(input.baseAddress, input.count, out.baseAddress, &length, c.sha256(), nil)
+            }
+        }
+        guard ok == 1, length == 32 else { throw error("EVP_Digest", c) }
         return digest
     }
 

@@ -37,6 +37,10 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
     case matterNodeNotFound(node: UInt64, structure: String)
     /// The Matter node is already recorded in a structure.
     case matterNodeAlreadyRecorded(node: UInt64, structure: String)
+    /// No API token has this name.
+    case tokenNotFound(String)
+    /// An API token of this name exists already.
+    case duplicateToken(String)
 
     /// The error as one clear sentence.
     public var description: String {
@@ -77,6 +81,10 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
             "Matter node \(node) is not recorded in structure \(Quoted(structure))"
         case .matterNodeAlreadyRecorded(let node, let structure):
             "Matter node \(node) is already recorded in structure \(Quoted(structure))"
+        case .tokenNotFound(let name):
+            "there is no API token \(Quoted(name))"
+        case .duplicateToken(let name):
+            "an API token named \(Quoted(name)) exists already"
         }
     }
 

@@ -55,6 +55,9 @@ extension TBRStore {
     /// updated_at)`: each structure's last migration or channel change (the plan and each router's outcome,
     /// as the daemon writes it: JSON it alone reads). `running` 1 is the structure's migration lock: one
     /// migration or channel change at a time, kept across restarts of tbrd.
+    ///
+    /// Version 9: `api_tokens(name TEXT PRIMARY KEY, scope read|epskc|admin, hash BLOB (32 bytes), created_at,
+    /// last_used_at NULL)`: the HTTPS API's tokens. Only each token's SHA-256 is kept, never the token.
     public static let migrations: [Migration] = [
         Migration(version: 1, "structures, routers, memberships, applied policies and the ePSKc journal", sql: """
             CREATE TABLE structures (
@@ -196,6 +199,15 @@ extension TBRStore {
                 body         TEXT NOT NULL,
                 running      INTEGER NOT NULL CHECK (running IN (0, 1)),
                 updated_at   REAL NOT NULL
+            ) STRICT;
+            """),
+        Migration(version: 9, "the HTTPS API's tokens, kept hashed", sql: """
+            CREATE TABLE api_tokens (
+                name         TEXT PRIMARY KEY,
+                scope        TEXT NOT NULL CHECK (scope IN ('read', 'epskc', 'admin')),
+                hash         BLOB NOT NULL UNIQUE CHECK (length(hash) = 32),
+                created_at   REAL NOT NULL,
+                last_used_at REAL
             ) STRICT;
             """),
     ]

@@ -104,6 +104,16 @@ extension DaemonConfiguration {
             A commissioning session ends by itself after this many seconds; commissioning one device may \
             take this many seconds, any other call to the commissioner this many.
             """),
+        SettingGroup(
+            [("http-listen", ""), ("http-tls", "auto")],
+            """
+            The HTTPS API (docs/http-api.md), off unless http-listen is set: ADDR:PORT, an \
+            IPv4 address or a bracketed IPv6 one ([::1]:8443, 0.0.0.0:8443, [::]:8443). Every request \
+            needs a token (tbrctl api token create). http-tls auto serves plain HTTP on a loopback \
+            address only and TLS on any other; on serves TLS everywhere. The certificate is made at first \
+            start (api-cert.pem and api-key.pem in state-dir, mode 0600); tbrctl api info shows its \
+            SHA-256 fingerprint.
+            """),
     ]
 
     /// Every key a configuration file may set.

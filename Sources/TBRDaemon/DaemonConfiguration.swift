@@ -41,6 +41,11 @@ public struct DaemonConfiguration: Sendable, Equatable {
     /// The `nft` tool: a name looked up on `PATH` (then `/usr/sbin`, `/sbin`) or a path.
     public var nftPath: String = "nft"
 
+    /// Where the HTTPS API listens (`http-listen = ADDR:PORT`); nil: it is off (the default).
+    public var httpListen: HTTPListen?
+    /// Whether the API speaks TLS: `auto` (plain HTTP on a loopback address, TLS on any other) or `on`.
+    public var httpTLS: HTTPTLSMode = .auto
+
     /// The Matter commissioner tbrd hands devices to.
     public var matterBackend: MatterBackend = .none
     /// python-matter-server's WebSocket API, for `matter-backend = matter-server`.
@@ -123,6 +128,15 @@ public struct DaemonConfiguration: Sendable, Equatable {
                 throw ConfigurationError("'nft-path' must be a program name or a path")
             }
             nftPath = value
+        case "http-listen":
+            if value.isEmpty {
+                httpListen = nil
+            } else {
+                do { httpListen = try HTTPListen(value) } catch { throw ConfigurationError("'http-listen': \(error.message)") }
+            }
+        case "http-tls":
+            guard let mode = HTTPTLSMode(rawValue: value) else { throw ConfigurationError("'http-tls' must be auto or on, not '\(value)'") }
+            httpTLS = mode
         case "matter-backend":
             if value == "simulated" {
                 throw ConfigurationError(

@@ -2,6 +2,7 @@ import BorderRouterService
 import DBus
 import DeviceModel
 import TBRDBusAPI
+import TBRDocuments
 
 // ePSKc events: already journalled by the service's event sink when they arrive here; signalled from
 // the router's object with their sequence numbers.
@@ -38,11 +39,29 @@ extension DaemonRuntime {
             ).arguments
             logger.info("ephemeral key ended", [("router", id.rawValue), ("sequence", "\(sequence)"), ("reason", e.reason.rawValue), ("detail", e.detail?.rawValue ?? "")])
         }
+        publishToAPI(event, sequence: sequence)
         do {
             try connection.emit(path: Self.routerPath(id), interface: TBRDBusAPI.BorderRouter.interface, member: contract.name, arguments: arguments)
         } catch {
             logger.warning("could not signal an ephemeral-key event", [("router", id.rawValue), ("sequence", "\(sequence)"), ("error", "\(error)")])
         }
+    }
+
+    /// The event as the HTTPS API's `epskc` event (the `tbrctl --json epskc watch` shape), its journal
+    /// sequence its id.
+    private func publishToAPI(_ event: EpskcEvent, sequence: UInt64) {
+        let document: EpskcWatchEvent
+        switch event {
+        case .activated(let e):
+            document = EpskcWatchEvent(
+                event: .epskcModeActivated, sequence: sequence, router: event.deviceID.rawValue, activatedAt: e.activatedAt,
+                validSeconds: e.validDurationSeconds)
+        case .deactivated(let e):
+            document = EpskcWatchEvent(
+                event: .epskcModeDeactivated, sequence: sequence, router: event.deviceID.rawValue, reason: e.reason.rawValue,
+                detail: e.detail?.rawValue, activatedAt: e.activatedAt, deactivatedAt: e.deactivatedAt)
+        }
+        if let api = APIEventHub.Event.encoding("epskc", document, sequence: Int64(clamping: sequence)) { apiEvents.publish(api) }
     }
 
     static func milliseconds(_ t: WallTime) -> Int64 { Int64((t.secondsSinceEpoch * 1000).rounded()) }

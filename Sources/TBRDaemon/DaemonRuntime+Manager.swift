@@ -55,7 +55,7 @@ extension DaemonRuntime {
                     return [tlvs.dbusValue, source.dbusValue]
                 },
                 method(API.unclaimedMatterNodes) { [self] _ in [try await self.unclaimedMatterNodes().dbusValue] },
-            ],
+            ] + apiMethods(),
             signals: [API.borderRouterAdded, API.borderRouterRemoved, API.structureAdded, API.structureRemoved].map(\.declaration))
     }
 
@@ -67,7 +67,7 @@ extension DaemonRuntime {
             "there is no border router \(Quoted(text))" + (known.isEmpty ? " (tbrd knows none)" : " (known: \(known.joined(separator: ", ")))"))
     }
 
-    private func listBorderRouters() async throws -> [BorderRouterRow] {
+    func listBorderRouters() async throws -> [BorderRouterRow] {
         var rows: [BorderRouterRow] = []
         for summary in await service.routerSummaries() {
             // The same sources as the router's own properties: one answer per value.
@@ -82,7 +82,7 @@ extension DaemonRuntime {
         return rows
     }
 
-    private func epskcEvents(since: UInt64, router: String, limit: UInt32) async throws -> [EpskcJournalRow] {
+    func epskcEvents(since: UInt64, router: String, limit: UInt32) async throws -> [EpskcJournalRow] {
         var filter: DeviceID?
         if !router.isEmpty {
             filter = try await resolve(router)

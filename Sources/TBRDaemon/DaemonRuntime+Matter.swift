@@ -150,7 +150,21 @@ extension DaemonRuntime {
             } catch {
                 logger.warning("could not signal a commissioning stage", [("session", progress.session.rawValue), ("error", "\(error)")])
             }
+            await publishCommissioningToAPI(progress)
             if progress.stage == .complete { await emitMatterNodesChanged(progress.structure) }
         }
+    }
+
+    /// The HTTPS API's `commissioning` event: `{structure, session, payloadId, stage, nodeId?, error?}`.
+    private func publishCommissioningToAPI(_ progress: CommissioningProgress) async {
+        struct StageEvent: Encodable {
+            var structure: String, session: String, payloadId: String, stage: String
+            var nodeId: UInt64?, error: String?, failedStage: String?
+        }
+        let name = (try? await info(progress.structure).name) ?? progress.structure.rawValue
+        let event = StageEvent(
+            structure: name, session: progress.session.rawValue, payloadId: progress.payloadID, stage: progress.stage.rawValue,
+            nodeId: progress.nodeID?.rawValue, error: progress.error, failedStage: progress.failedStage?.rawValue)
+        if let encoded = APIEventHub.Event.encoding("commissioning", event) { apiEvents.publish(encoded) }
     }
 }

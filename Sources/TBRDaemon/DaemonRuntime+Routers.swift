@@ -29,8 +29,10 @@ extension DaemonRuntime {
             case .online(let id):
                 await infoCache.invalidate(id)
                 await recordRouter(id)
+                publishRouterToAPI(id, online: true)
             case .offline(let id):
                 await infoCache.invalidate(id)
+                publishRouterToAPI(id, online: false)
                 do { try await store.markRouterOffline(id) } catch StoreError.routerNotFound {
                     // removed meanwhile
                 } catch {
@@ -40,6 +42,12 @@ extension DaemonRuntime {
                 continue  // removeRemoteBorderRouter forgets it and takes its object off the bus
             }
         }
+    }
+
+    /// The HTTPS API's `router` event: `{"router": ID, "online": BOOL}`.
+    private func publishRouterToAPI(_ id: DeviceID, online: Bool) {
+        struct RouterEvent: Encodable { var router: String, online: Bool }
+        if let event = APIEventHub.Event.encoding("router", RouterEvent(router: id.rawValue, online: online)) { apiEvents.publish(event) }
     }
 
     /// Signals `PropertiesChanged` for each router's summary (Online, Role, BorderAgentId, EpskcActive)
@@ -223,7 +231,7 @@ extension DaemonRuntime {
         }
     }
 
-    private func basicInformation(_ id: DeviceID) async throws -> BasicInformationTrait.Attributes {
+    func basicInformation(_ id: DeviceID) async throws -> BasicInformationTrait.Attributes {
         let router = try await backend(id)
         let known = { await self.infoCache.snapshot(id).basicInformation ?? .unknown }
         guard router.isOnline else { return await known() }
@@ -251,7 +259,7 @@ extension DaemonRuntime {
         return router
     }
 
-    private func activateEpskc(_ id: DeviceID, seconds: UInt16) async throws -> ActivateEpskcReply {
+    func activateEpskc(_ id: DeviceID, seconds: UInt16) async throws -> ActivateEpskcReply {
         let request = ThreadNetworkManagementTrait.ActivateEpskcModeRequest(
             requestedDurationSeconds: seconds == 0 ? nil : Int(seconds))
         // A bad argument is an error with its sentence (docs/dbus-api.md); statuses say how the router answered.

@@ -80,7 +80,7 @@ extension DaemonRuntime {
         emitRouterChanged(id, [.structure: .string("")])
     }
 
-    private func info(_ id: StructureID) async throws -> StructureInfo {
+    func info(_ id: StructureID) async throws -> StructureInfo {
         guard let found = try await structures.structure(id: id) else {
             throw DaemonError.missing("there is no structure with the id \(id)")
         }
@@ -106,7 +106,7 @@ extension DaemonRuntime {
         ])
     }
 
-    private func policyStatus(_ id: StructureID) async throws -> [PolicyStatusRow] {
+    func policyStatus(_ id: StructureID) async throws -> [PolicyStatusRow] {
         try await structures.policyStatus(of: id).map {
             PolicyStatusRow(router: $0.deviceID.rawValue, state: $0.state.rawValue, detail: $0.detail)
         }
@@ -118,6 +118,12 @@ extension DaemonRuntime {
             guard case .policyStatusChanged(let id) = change else { continue }
             do {
                 emitStructureChanged(id, [.policyStatus: try await policyStatus(id).dbusValue])
+                // The HTTPS API's `policy` event: the `structure policy --json` document.
+                if let name = try? await info(id).name, let view = try? await policyView(name),
+                    let event = APIEventHub.Event.encoding("policy", view)
+                {
+                    apiEvents.publish(event)
+                }
             } catch {
                 logger.debug("a structure's policy status could not be read for its signal", [("structure", id.rawValue), ("error", "\(error)")])
             }

@@ -3,6 +3,7 @@ import BorderRouterService
 import DBus
 import DeviceModel
 import Firewall
+import HTTPServer
 import FoundationEssentials
 import MDNS
 import OpenThreadBR
@@ -57,6 +58,13 @@ actor DaemonRuntime {
     /// The border agents mDNS showed last (for `Diagnose`); nil until avahi-daemon has answered.
     var borderAgentsSeen: [BorderAgent]?
 
+    /// The HTTPS API's token checks and live events (always present; served only with `http-listen`).
+    let authenticator: APIAuthenticator
+    let apiEvents = APIEventHub()
+    /// The HTTPS API while it runs (DaemonRuntime+APIServer.swift), and its certificate's fingerprint.
+    var apiServer: HTTPServer?
+    var apiFingerprint = ""
+
     private init(
         configuration: DaemonConfiguration, logger: Logger, clock: any TBRClock, store: TBRStore, connection: Connection,
         structures: PersistentStructureStore, service: BorderRouterService, mdns: MDNSClient, advertisedNames: AdvertisedRouterNames,
@@ -74,6 +82,7 @@ actor DaemonRuntime {
         self.structures = structures
         self.service = service
         self.structureChanges = structures.changes(bufferLimit: 4096)
+        self.authenticator = APIAuthenticator(store: store, logger: logger.child("api"))
         self.infoCache = RouterInfoCache { [store, logger] id, snapshot in
             await Self.persist(snapshot, of: id, in: store, logger: logger)
         }
@@ -172,6 +181,12 @@ actor DaemonRuntime {
                     group.cancelAll()
                     throw error
                 }
+                do {
+                    try await startAPI()
+                } catch {
+                    group.cancelAll()
+                    throw error
+                }
                 logger.notice("tbrd is ready", [("bus", "\(configuration.bus)"), ("name", TBRDBusAPI.busName.rawValue)])
                 // Type=notify: systemd orders the units after tbrd, and answers `systemctl start`, now.
                 notifier.notify("READY=1\nSTATUS=serving \(TBRDBusAPI.busName.rawValue)") { [logger] in
@@ -236,6 +251,7 @@ actor DaemonRuntime {
                 logger.warning("could not release the bus name", [("error", "\(error)")])
             }
         }
+        await stopAPI()
         calls.close()
         let pending = calls.inFlight
         if pending > 0 {

@@ -4,6 +4,8 @@ public enum DaemonStartError: Error, CustomStringConvertible, Sendable {
     case busUnreachable(String, String)
     case nameRefused(String, String)
     case alreadyRunning(String, String)
+    /// The HTTPS API cannot serve (its address, why).
+    case apiUnusable(String, String)
 
     public var description: String {
         switch self {
@@ -11,6 +13,7 @@ public enum DaemonStartError: Error, CustomStringConvertible, Sendable {
         case .busUnreachable(let bus, let why): "cannot connect to the \(bus) bus: \(why)"
         case .nameRefused(let name, let why): "the bus refused the name \(name): \(why)"
         case .alreadyRunning(let name, let owner): "\(name) is already owned by \(owner); is tbrd already running?"
+        case .apiUnusable(let listen, let why): "the HTTPS API cannot serve on \(listen) (http-listen): \(why)"
         }
     }
 
@@ -18,7 +21,7 @@ public enum DaemonStartError: Error, CustomStringConvertible, Sendable {
     public var exitCode: Int32 {
         switch self {
         case .stateUnusable: 73  // EX_CANTCREAT
-        case .busUnreachable, .nameRefused, .alreadyRunning: 69  // EX_UNAVAILABLE
+        case .busUnreachable, .nameRefused, .alreadyRunning, .apiUnusable: 69  // EX_UNAVAILABLE
         }
     }
 }

@@ -249,9 +249,9 @@ final class PersistentStructureStore: StructureStore {
     /// still holding nodes `invalidState`; the database failing `failed`.
     static func homeError(_ error: StoreError) -> HomeError {
         switch error {
-        case .structureNotFound, .routerNotFound, .routerNotInStructure, .matterNodeNotFound: HomeError(.notFound, error.description)
+        case .structureNotFound, .routerNotFound, .routerNotInStructure, .matterNodeNotFound, .tokenNotFound: HomeError(.notFound, error.description)
         case .duplicateStructureName, .invalidStructureName, .routerInAnotherStructure, .invalidArgument, .invalidName, .roomNotFound,
-            .duplicateRoom:
+            .duplicateRoom, .duplicateToken:
             HomeError(.invalidArgument, error.description)
         case .roomInUse, .matterNodeAlreadyRecorded, .routerAlreadyKnown: HomeError(.invalidState, error.description)
         case .sqlite, .schemaTooNew, .migrationFailed: HomeError(.failed, error.description)

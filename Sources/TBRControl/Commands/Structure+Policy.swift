@@ -1,3 +1,4 @@
+import TBRDocuments
 import DBus
 import Synchronization
 import TBRCommandLine

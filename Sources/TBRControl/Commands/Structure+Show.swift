@@ -1,3 +1,4 @@
+import TBRDocuments
 import TBRCommandLine
 import TBRDBusAPI
 

@@ -1,3 +1,4 @@
+import TBRDocuments
 import BorderRouterService
 import DeviceModel
 import OpenThreadBR

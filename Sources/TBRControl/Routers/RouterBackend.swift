@@ -1,3 +1,4 @@
+import TBRDocuments
 import OpenThreadBR
 import TBRCommandLine
 import TBRFoundation

@@ -1,3 +1,4 @@
+import TBRDocuments
 import TBRDBusAPI
 import DBus
 import TBRFoundation

@@ -1,3 +1,4 @@
+import TBRDocuments
 import TBRFoundation
 import TBRDBusAPI
 import DBus

@@ -2,25 +2,25 @@
 /// `tbrctl --json info`: `{id, transport, address, borderAgentId, basicInformation:{vendorName, vendorId,
 /// productId, productName, softwareVersion}, capabilities:{epskcSupported, internetAccessOption},
 /// network:{role, networkName, panId, extPanId, channel}}`, with null for what is unknown.
-struct RouterInfo: Sendable, Hashable, Encodable {
+public struct RouterInfo: Sendable, Hashable, Encodable {
     /// Matter `BasicInformation`.
-    struct BasicInformation: Sendable, Hashable, Encodable {
+    public struct BasicInformation: Sendable, Hashable, Encodable {
         /// The maker's name; empty when unknown.
-        var vendorName: String
+        public var vendorName: String
         /// The Matter vendor id; nil when not configured.
-        var vendorId: UInt16?
+        public var vendorId: UInt16?
         /// The Matter product id; nil when not configured.
-        var productId: UInt16?
+        public var productId: UInt16?
         /// The product name; empty when unknown.
-        var productName: String
+        public var productName: String
         /// The otbr-agent version; empty when unknown.
-        var softwareVersion: String
+        public var softwareVersion: String
 
         private enum CodingKeys: String, CodingKey {
             case vendorName, vendorId, productId, productName, softwareVersion
         }
 
-        func encode(to encoder: any Encoder) throws {
+        public func encode(to encoder: any Encoder) throws {
             var c = encoder.container(keyedBy: CodingKeys.self)
             try c.encode(vendorName, forKey: .vendorName)
             try c.encode(vendorId, forKey: .vendorId)
@@ -28,34 +28,49 @@ struct RouterInfo: Sendable, Hashable, Encodable {
             try c.encode(productName, forKey: .productName)
             try c.encode(softwareVersion, forKey: .softwareVersion)
         }
+
+        /// A value as given.
+        public init(vendorName: String, vendorId: UInt16?, productId: UInt16?, productName: String, softwareVersion: String) {
+            self.vendorName = vendorName
+            self.vendorId = vendorId
+            self.productId = productId
+            self.productName = productName
+            self.softwareVersion = softwareVersion
+        }
     }
 
     /// `ThreadNetworkCapabilities`.
-    struct Capabilities: Sendable, Hashable, Encodable {
+    public struct Capabilities: Sendable, Hashable, Encodable {
         /// Whether the router supports ePSKc.
-        var epskcSupported: Bool
+        public var epskcSupported: Bool
         /// `unspecified`, `none`, `all`, `nat64Only` or `dhcpv6PdOnly`.
-        var internetAccessOption: String
+        public var internetAccessOption: String
+
+        /// A value as given.
+        public init(epskcSupported: Bool, internetAccessOption: String) {
+            self.epskcSupported = epskcSupported
+            self.internetAccessOption = internetAccessOption
+        }
     }
 
     /// The router's role and the network of its active dataset.
-    struct Network: Sendable, Hashable, Encodable {
+    public struct Network: Sendable, Hashable, Encodable {
         /// The Thread role; nil when unknown.
-        var role: String?
+        public var role: String?
         /// The network name; nil without an active dataset.
-        var networkName: String?
+        public var networkName: String?
         /// The PAN ID; nil without an active dataset.
-        var panId: UInt16?
+        public var panId: UInt16?
         /// The extended PAN ID, 16 lower-case hex digits; nil without an active dataset.
-        var extPanId: String?
+        public var extPanId: String?
         /// The channel; nil without an active dataset.
-        var channel: UInt16?
+        public var channel: UInt16?
 
         private enum CodingKeys: String, CodingKey {
             case role, networkName, panId, extPanId, channel
         }
 
-        func encode(to encoder: any Encoder) throws {
+        public func encode(to encoder: any Encoder) throws {
             var c = encoder.container(keyedBy: CodingKeys.self)
             try c.encode(role, forKey: .role)
             try c.encode(networkName, forKey: .networkName)
@@ -63,32 +78,41 @@ struct RouterInfo: Sendable, Hashable, Encodable {
             try c.encode(extPanId, forKey: .extPanId)
             try c.encode(channel, forKey: .channel)
         }
+
+        /// A value as given.
+        public init(role: String?, networkName: String?, panId: UInt16?, extPanId: String?, channel: UInt16?) {
+            self.role = role
+            self.networkName = networkName
+            self.panId = panId
+            self.extPanId = extPanId
+            self.channel = channel
+        }
     }
 
     /// The router id.
-    var id: String
+    public var id: String
     /// How its agent is reached: `dbus` or `rest`.
-    var transport: String
+    public var transport: String
     /// Where: the agent's bus name, or its REST API's URL.
-    var address: String
+    public var address: String
     /// Its Border Agent ID in hex; nil when unknown.
-    var borderAgentId: String?
+    public var borderAgentId: String?
     /// Who made it and what it runs.
-    var basicInformation: BasicInformation
+    public var basicInformation: BasicInformation
     /// What it can do.
-    var capabilities: Capabilities
+    public var capabilities: Capabilities
     /// Its network.
-    var network: Network
+    public var network: Network
     /// The otbr-agent interface (text output only).
-    var interface: String
+    public var interface: String
     /// Whether its otbr-agent is on the bus (text output only).
-    var online: Bool
+    public var online: Bool
 
     private enum CodingKeys: String, CodingKey {
         case id, transport, address, borderAgentId, basicInformation, capabilities, network
     }
 
-    func encode(to encoder: any Encoder) throws {
+    public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(id, forKey: .id)
         try c.encode(transport, forKey: .transport)
@@ -99,34 +123,17 @@ struct RouterInfo: Sendable, Hashable, Encodable {
         try c.encode(network, forKey: .network)
     }
 
-    /// The text form: one field per line, aligned.
-    func render() -> String {
-        let n = network
-        let rows: [(String, String)] = [
-            ("Router", "\(id) (\(transport == "rest" ? address : "interface \(interface)"), \(online ? "online" : "offline"))"),
-            ("Border Agent ID", borderAgentId.orDash),
-            ("Vendor", basicInformation.vendorName.isEmpty ? "-" : basicInformation.vendorName),
-            ("Vendor ID", basicInformation.vendorId.map { "\($0)" } ?? "-"),
-            ("Product", basicInformation.productName.isEmpty ? "-" : basicInformation.productName),
-            ("Product ID", basicInformation.productId.map { "\($0)" } ?? "-"),
-            ("Software version", basicInformation.softwareVersion.isEmpty ? "-" : basicInformation.softwareVersion),
-            ("ePSKc", capabilities.epskcSupported ? "supported" : "not supported"),
-            ("Internet access", capabilities.internetAccessOption),
-            ("Role", n.role.orDash),
-            ("Network name", n.networkName.orDash),
-            ("PAN ID", n.panId.map { PANText.hex($0) } ?? "-"),
-            ("Extended PAN ID", n.extPanId.orDash),
-            ("Channel", n.channel.map { "\($0)" } ?? "-"),
-        ]
-        return TextTable.fields(rows)
-    }
-}
 
-/// PAN IDs as text.
-enum PANText {
-    /// `0x1234`.
-    static func hex(_ value: UInt16) -> String {
-        let digits = String(value, radix: 16)
-        return "0x" + String(repeating: "0", count: 4 - digits.count) + digits
+    /// A value as given.
+    public init(id: String, transport: String, address: String, borderAgentId: String?, basicInformation: BasicInformation, capabilities: Capabilities, network: Network, interface: String, online: Bool) {
+        self.id = id
+        self.transport = transport
+        self.address = address
+        self.borderAgentId = borderAgentId
+        self.basicInformation = basicInformation
+        self.capabilities = capabilities
+        self.network = network
+        self.interface = interface
+        self.online = online
     }
 }

@@ -1,32 +1,32 @@
 /// One border router as `tbrctl list` shows it; its JSON form is the contract of `tbrctl --json list`:
 /// `{id, interface, transport, address, online, role, networkName, extPanId, epskcSupported}` (null when
 /// unknown).
-struct RouterListing: Sendable, Hashable, Encodable {
+public struct RouterListing: Sendable, Hashable, Encodable {
     /// The router id.
-    var id: String
+    public var id: String
     /// The otbr-agent interface name; empty for a router on another host.
-    var interface: String
+    public var interface: String
     /// How its agent is reached: `dbus` (this host) or `rest` (another host).
-    var transport: String
+    public var transport: String
     /// Where: the agent's bus name, or its REST API's URL.
-    var address: String
+    public var address: String
     /// Whether its otbr-agent is on the bus.
-    var online: Bool
+    public var online: Bool
     /// `disabled`, `detached`, `child`, `router` or `leader`; nil when unknown.
-    var role: String?
+    public var role: String?
     /// The network name of its active dataset; nil without one.
-    var networkName: String?
+    public var networkName: String?
     /// The extended PAN ID of its active dataset, 16 lower-case hex digits; nil without one.
-    var extPanId: String?
+    public var extPanId: String?
     /// Whether it supports ePSKc.
-    var epskcSupported: Bool
+    public var epskcSupported: Bool
 
     private enum CodingKeys: String, CodingKey {
         case id, interface, transport, address, online, role, networkName, extPanId, epskcSupported
     }
 
     /// Encodes every key, with null for what is unknown, so scripts find the same keys on every router.
-    func encode(to encoder: any Encoder) throws {
+    public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(id, forKey: .id)
         try c.encode(interface, forKey: .interface)
@@ -38,13 +38,17 @@ struct RouterListing: Sendable, Hashable, Encodable {
         try c.encode(extPanId, forKey: .extPanId)
         try c.encode(epskcSupported, forKey: .epskcSupported)
     }
-}
 
-/// Text for absent values in tables and sentences.
-extension Optional where Wrapped == String {
-    /// The value, or `-` when absent or empty.
-    var orDash: String {
-        guard let self, !self.isEmpty else { return "-" }
-        return self
+    /// A value as given.
+    public init(id: String, interface: String, transport: String, address: String, online: Bool, role: String?, networkName: String?, extPanId: String?, epskcSupported: Bool) {
+        self.id = id
+        self.interface = interface
+        self.transport = transport
+        self.address = address
+        self.online = online
+        self.role = role
+        self.networkName = networkName
+        self.extPanId = extPanId
+        self.epskcSupported = epskcSupported
     }
 }

@@ -1,0 +1,42 @@
+import FoundationEssentials
+
+/// A JSON request body of the HTTPS API, decoded with a sentence for what is wrong (pure; fuzzed with
+/// the routes: `fuzz/run.sh api`).
+public protocol APIRequestBody: Decodable {}
+
+extension APIRequestBody {
+    /// `bytes` as this body.
+    /// - Throws: ``APIBodyError`` saying what is missing or wrong.
+    public static func decode(_ bytes: [UInt8]) throws(APIBodyError) -> Self {
+        do { return try JSONDecoder().decode(Self.self, from: Data(bytes)) } catch let error as DecodingError {
+            throw APIBodyError(description: "the JSON body is not as expected: " + describe(error))
+        } catch {
+            throw APIBodyError(description: "the JSON body cannot be read")
+        }
+    }
+
+    private static func describe(_ error: DecodingError) -> String {
+        switch error {
+        case .keyNotFound(let key, _): "\(key.stringValue) is missing"
+        case .typeMismatch(_, let context), .valueNotFound(_, let context):
+            "\(context.codingPath.map(\.stringValue).joined(separator: ".")) has the wrong type"
+        case .dataCorrupted: "it is not valid JSON"
+        @unknown default: "it cannot be read"
+        }
+    }
+}
+
+/// Why a body was refused, one sentence.
+public struct APIBodyError: Error, CustomStringConvertible {
+    public let description: String
+}
+
+/// `POST /api/v1/routers/{id}/epskc`'s body: `{"durationSeconds": N}`.
+public struct EpskcRequest: APIRequestBody {
+    public var durationSeconds: Int
+}
+
+/// `PUT /api/v1/structures/{name}/policy`'s body: `{"internetAccessOption": "none"}`.
+public struct PolicyRequest: APIRequestBody {
+    public var internetAccessOption: String
+}

@@ -1,0 +1,87 @@
+import HTTPAPIRouting
+import FoundationEssentials
+import MeshCoP
+import Store
+import TBRDBusAPI
+import TBRFoundation
+
+/// Who made a request: the token's name and scope.
+struct APIPrincipal: Sendable, Hashable {
+    var tokenName: String
+    var scope: APIScope
+}
+
+/// Checks the HTTPS API's bearer tokens against their hashes in the store, and slows down a client
+/// address that keeps failing: after ``freeFailures`` failures within ``window``, each further failure
+/// is answered only after a delay that doubles, up to ``maximumDelay``. A success clears the address.
+/// Tokens are never logged; a failure is logged with the client's address only.
+actor APIAuthenticator {
+    private let store: TBRStore
+    private let logger: Logger
+    private var failures: [String: (count: Int, last: ContinuousClock.Instant)] = [:]
+    static let freeFailures = 5
+    static let window: Duration = .seconds(600)
+    static let maximumDelay: Duration = .seconds(30)
+    /// The prefix of every token tbrd makes.
+    static let tokenPrefix = "tbrd_"
+
+    init(store: TBRStore, logger: Logger) {
+        self.store = store
+        self.logger = logger
+    }
+
+    /// Why a request is not authenticated.
+    enum Failure: Error { case missing, invalid }
+
+    /// The principal of `authorization` (the `Authorization` header), or why not. A failure from
+    /// `client` waits out its address's delay first.
+    func authenticate(_ authorization: String?, client: String) async -> Result<APIPrincipal, Failure> {
+        let parts = authorization?.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true) ?? []
+        guard parts.count == 2, parts[0].lowercased() == "bearer" else { return await failed(.missing, client: client) }
+        let token = String(parts[1]).filter { $0 != " " }
+        guard token.hasPrefix(Self.tokenPrefix), token.utf8.count <= 128, let hash = try? LibCrypto.sha256(Array(token.utf8)) else {
+            return await failed(.invalid, client: client)
+        }
+        let record: APITokenRecord?
+        do { record = try await store.useAPIToken(hash: hash) } catch {
+            logger.error("the API's tokens cannot be read", [("error", "\(error)")])
+            return await failed(.invalid, client: client)
+        }
+        guard let record, let scope = APIScope(rawValue: record.scope) else { return await failed(.invalid, client: client) }
+        failures[client] = nil
+        return .success(APIPrincipal(tokenName: record.name, scope: scope))
+    }
+
+    private func failed(_ failure: Failure, client: String) async -> Result<APIPrincipal, Failure> {
+        let now = ContinuousClock.now
+        var entry = failures[client] ?? (0, now)
+        if now - entry.last > Self.window { entry.count = 0 }
+        entry.count += 1
+        entry.last = now
+        failures[client] = entry
+        // Bounded: a flood of addresses forgets the oldest.
+        if failures.count > 4096, let oldest = failures.min(by: { $0.value.last < $1.value.last })?.key { failures[oldest] = nil }
+        logger.notice("API request refused: no valid token", [("client", client), ("failures", "\(entry.count)")])
+        let over = entry.count - Self.freeFailures
+        if over > 0 {
+            let delay = min(Duration.seconds(1 << min(over - 1, 5)), Self.maximumDelay)
+            try? await Task.sleep(for: delay)
+        }
+        return .failure(failure)
+    }
+
+    /// A new token: `tbrd_` and 43 base64url characters (32 random bytes), and its SHA-256.
+    static func makeToken() throws -> (token: String, hash: [UInt8]) {
+        let random = try LibCrypto.randomBytes(32)
+        let base64url = Data(random).base64EncodedString().compactMap { c -> Character? in
+            switch c {
+            case "+": "-"
+            case "/": "_"
+            case "=": nil
+            default: c
+            }
+        }
+        let text = tokenPrefix + String(base64url)
+        return (text, try LibCrypto.sha256(Array(text.utf8)))
+    }
+}

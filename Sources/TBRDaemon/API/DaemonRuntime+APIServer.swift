@@ -1,0 +1,103 @@
+import HTTPAPIRouting
+import DBus
+import FoundationEssentials
+import HTTPServer
+import MDNS
+import Store
+import TBRDBusAPI
+import TBRFoundation
+
+// The HTTPS API's life (off unless `http-listen` is set) and its tokens over D-Bus (Manager1's
+// CreateApiToken, ListApiTokens, RevokeApiToken, ApiInfo; docs/dbus-api.md).
+
+extension DaemonRuntime {
+    /// Starts the HTTPS API when `http-listen` is set: TLS off loopback (or with `http-tls = on`), with the
+    /// identity kept in the state directory, and publishes `_tbrd._tcp` with the fingerprint.
+    /// - Throws: ``DaemonStartError/apiUnusable(_:_:)``.
+    func startAPI() async throws {
+        guard let listen = configuration.httpListen else { return }
+        var tls: HTTPServer.TLSIdentity?
+        if !listen.isLoopback || configuration.httpTLS == .on {
+            let identity: APIIdentity
+            do {
+                let (found, made) = try APIIdentity.loadOrMake(in: configuration.stateDirectory, commonName: "tbrd")
+                identity = found
+                if made { logger.notice("made the HTTPS API's certificate", [("sha256", found.fingerprint)]) }
+            } catch {
+                throw DaemonStartError.apiUnusable(listen.description, error.description)
+            }
+            tls = HTTPServer.TLSIdentity(privateKeyPEM: identity.certificate.privateKeyPEM, certificatePEM: identity.certificate.certificatePEM)
+            apiFingerprint = identity.fingerprint
+        }
+        let server: HTTPServer
+        do {
+            server = try HTTPServer.start(host: listen.host, port: listen.port, limits: HTTPServer.Limits(), tls: tls) { [weak self] request in
+                guard let self else { return HTTPServerResponse(status: 503) }
+                return await self.answerAPI(request)
+            }
+        } catch {
+            throw DaemonStartError.apiUnusable(listen.description, error.description)
+        }
+        apiServer = server
+        logger.notice("HTTPS API listening", [("address", listen.host), ("port", "\(server.port)"), ("tls", tls == nil ? "off (loopback)" : "on")])
+        var txt: [UInt8] = []
+        for entry in ["v=1", "path=/api/v1/"] + (apiFingerprint.isEmpty ? [] : ["fp=" + apiFingerprint]) {
+            txt.append(UInt8(entry.utf8.count))
+            txt += Array(entry.utf8)
+        }
+        if !listen.isLoopback {
+            let type: ServiceType = "_tbrd._tcp"
+            _ = await mdns.publish(ServiceRegistration(name: "tbrd", type: type, port: server.port, txt: txt))
+        }
+    }
+
+    /// Ends the event streams and stops the server (waiting for requests in flight).
+    func stopAPI() async {
+        guard let server = apiServer else { return }
+        apiEvents.closeAll()
+        await server.shutdown()
+        apiServer = nil
+    }
+
+    /// Where the API listens (`ADDR:PORT`, the port it got; empty when off) and its fingerprint.
+    func apiInfo() -> (listen: String, fingerprint: String) {
+        guard let listen = configuration.httpListen, let server = apiServer else { return ("", "") }
+        let address = listen.host.contains(":") ? "[\(listen.host)]" : listen.host
+        return ("\(address):\(server.port)", apiFingerprint)
+    }
+
+    /// A new token `name` of `scope`, returned once; only its hash is kept.
+    func createAPIToken(_ name: String, scope text: String) async throws -> String {
+        guard let scope = APIScope(rawValue: text) else { throw DaemonError.invalid("\(Quoted(text)) is not a scope (read, epskc, admin)") }
+        let (token, hash) = try APIAuthenticator.makeToken()
+        _ = try await store.addAPIToken(name, scope: scope.rawValue, hash: hash)
+        logger.notice("API token created", [("name", name), ("scope", scope.rawValue)])
+        return token
+    }
+
+    func revokeAPIToken(_ name: String) async throws {
+        try await store.revokeAPIToken(name)
+        logger.notice("API token revoked", [("name", name)])
+    }
+
+    nonisolated func apiMethods() -> [Method] {
+        typealias API = TBRDBusAPI.Manager
+        return [
+            method(API.createApiToken) { [self] call in [.string(try await self.createAPIToken(try call.argument(0), scope: try call.argument(1)))] },
+            method(API.listApiTokens) { [self] _ in
+                let rows = try await self.store.apiTokens().map { t in
+                    DBusValue.structure([.string(t.name), .string(t.scope), .double(t.createdAt), .double(t.lastUsedAt ?? 0)])
+                }
+                return [.array(element: .structure([.string, .string, .double, .double]), rows)]
+            },
+            method(API.revokeApiToken) { [self] call in
+                try await self.revokeAPIToken(try call.argument(0))
+                return []
+            },
+            method(API.apiInfo) { [self] _ in
+                let (listen, fingerprint) = await self.apiInfo()
+                return [.string(listen), .string(fingerprint)]
+            },
+        ]
+    }
+}

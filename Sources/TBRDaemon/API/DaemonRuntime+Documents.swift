@@ -1,0 +1,115 @@
+import BorderRouterService
+import DBus
+import DeviceModel
+import RouterFleet
+import TBRDBusAPI
+import TBRDocuments
+import TBRFoundation
+
+// The transport-neutral answers: the shared documents (TBRDocuments) built from tbrd's own state, the
+// same values its D-Bus properties give, so that `GET /api/v1/routers/{id}` and `tbrctl --json info`
+// print the same document. The HTTP adapter serves these; errors stay typed (DaemonError's names) and
+// are mapped once, at each adapter's boundary.
+
+extension DaemonRuntime {
+    /// Every router as `tbrctl --json list` shows it, sorted by id.
+    func routerListings() async throws -> [RouterListing] {
+        var listings: [RouterListing] = []
+        for row in try await listBorderRouters() {
+            var summary: BorderRouterSummary?
+            if let id = DeviceID(rawValue: row.id) { summary = try? await self.summary(id) }
+            listings.append(
+                RouterListing(
+                    id: row.id, interface: row.interface, transport: summary?.transport.rawValue ?? "dbus", address: summary?.address ?? "",
+                    online: row.online, role: row.role.nilIfEmpty, networkName: row.networkName.nilIfEmpty, extPanId: row.extPanId.nilIfEmpty,
+                    epskcSupported: row.epskcSupported))
+        }
+        return listings.sorted { $0.id < $1.id }
+    }
+
+    /// Router `id` as `tbrctl --json info` shows it.
+    func routerInfo(_ id: DeviceID) async throws -> RouterInfo {
+        func string(_ p: RouterProperty) async -> String { (try? await value(of: p, router: id).decode(as: String.self)) ?? "" }
+        func number(_ p: RouterProperty) async -> UInt16? { try? await value(of: p, router: id).decode(as: UInt16.self) }
+        func flag(_ p: RouterProperty) async -> Bool { (try? await value(of: p, router: id).decode(as: Bool.self)) ?? false }
+        _ = try await summary(id)
+        let networkName = await string(.networkName), extPanId = await string(.extPanId)
+        let hasNetwork = !networkName.isEmpty || !extPanId.isEmpty
+        return RouterInfo(
+            id: id.rawValue, transport: await string(.transport).nilIfEmpty ?? "dbus", address: await string(.address),
+            borderAgentId: await string(.borderAgentId).nilIfEmpty,
+            basicInformation: .init(
+                vendorName: await string(.vendorName), vendorId: await number(.vendorId).flatMap { $0 == 0 ? nil : $0 },
+                productId: await number(.productId).flatMap { $0 == 0 ? nil : $0 }, productName: await string(.productName),
+                softwareVersion: await string(.softwareVersion)),
+            capabilities: .init(
+                epskcSupported: await flag(.epskcSupported),
+                internetAccessOption: await string(.internetAccessCapability).nilIfEmpty ?? "unspecified"),
+            network: .init(
+                role: await string(.role).nilIfEmpty, networkName: hasNetwork ? networkName.nilIfEmpty : nil,
+                panId: hasNetwork ? await number(.panId) : nil, extPanId: hasNetwork ? extPanId.nilIfEmpty : nil,
+                channel: hasNetwork ? await number(.channel) : nil),
+            interface: await string(.interface), online: await flag(.online))
+    }
+
+    /// Starts an ePSKc on router `id` for `seconds` (1…600), as `tbrctl --json epskc activate` shows
+    /// the answer. The key goes to this caller only.
+    func epskcActivation(_ id: DeviceID, seconds: Int) async throws -> EpskcActivation {
+        guard (1...600).contains(seconds) else { throw DaemonError.invalid("an ePSKc duration is a number of seconds from 1 to 600") }
+        let reply = try await activateEpskc(id, seconds: UInt16(seconds))
+        let success = reply.status == .success
+        return EpskcActivation(
+            status: reply.status, epskc: success ? reply.epskc : nil, validDurationSeconds: success ? Int(reply.validSeconds) : 0, message: nil)
+    }
+
+    /// Ends the ePSKc of router `id` (its session with a commissioner too).
+    func epskcDeactivation(_ id: DeviceID) async throws {
+        try await requireOnline(id).deactivateEpskcMode(retainActiveSession: false)
+    }
+
+    /// Every structure as `tbrctl --json structure list` shows it, sorted by name.
+    func structureViews() async throws -> [StructureView] {
+        var views: [StructureView] = []
+        for info in try await allStructures() { views.append(try await structureView(info)) }
+        return views.sorted { $0.name < $1.name }
+    }
+
+    /// Structure `info` as `tbrctl --json structure show` shows it.
+    func structureView(_ info: StructureInfo) async throws -> StructureView {
+        let settings = try await structures.settings(of: info.id)
+        return StructureView(
+            name: info.name, routers: info.deviceIDs.map(\.rawValue).sorted(),
+            settings: .init(
+                internetAccessOption: Self.busName(settings.internetAccessOption),
+                defaultThreadNetworkId: settings.defaultThreadNetworkId?.description),
+            policy: try await policyRows(info.id))
+    }
+
+    /// The policy of structure `name` as `tbrctl --json structure policy` shows it.
+    func policyView(_ name: String) async throws -> PolicyView {
+        let info = try await structure(named: name)
+        let settings = try await structures.settings(of: info.id)
+        return PolicyView(structure: info.name, internetAccessOption: Self.busName(settings.internetAccessOption), routers: try await policyRows(info.id))
+    }
+
+    /// Sets the internet-access option of structure `name` (its D-Bus spelling) and answers once the
+    /// statuses are about it, as writing `InternetAccessOption` does.
+    func setPolicy(_ name: String, option text: String) async throws -> PolicyView {
+        let info = try await structure(named: name)
+        guard let option = Self.option(busName: text) else {
+            throw DaemonError.invalid(
+                "\(Quoted(text)) is not an internet-access option (\(TBRDBusAPI.Structure.internetAccessOptions.joined(separator: ", ")))")
+        }
+        try await update(info.id, reapplying: true) { $0.internetAccessOption = option }
+        return try await policyView(info.name)
+    }
+
+    private func policyRows(_ id: StructureID) async throws -> [PolicyRouterView] {
+        try await policyStatus(id).map { PolicyRouterView(id: $0.router, state: $0.state, detail: $0.detail) }.sorted { $0.id < $1.id }
+    }
+}
+
+extension String {
+    /// nil for the empty string.
+    var nilIfEmpty: String? { isEmpty ? nil : self }
+}

@@ -1,0 +1,74 @@
+import Foundation
+import TBRTestKit
+import Testing
+
+/// tbrd's web page in a real headless Chromium (Debian's `chromium`): a person signs in with a token,
+/// shares a router's credentials with an ePSKc and sees it count down, then end with its reason as it
+/// happens, and changes a structure's internet access. Screenshots of each step go to
+/// `.build/screenshots/web-*.png`.
+@Suite struct WebPageTests {
+    @Test func aPersonSignsInSharesAKeyAndChangesThePolicy() async throws {
+        try await withDaemon { env throws in
+            try await env.startSimulator()
+            try await env.startDaemon(try env.configuration("http-listen = 127.0.0.1:0\n"))
+            let tbrctl = try Executables.product("tbrctl")
+            let info = try await ProcessRunner.run(tbrctl, ["--bus", env.address, "--json", "api", "info"])
+            let listen = try #require((try JSONSerialization.jsonObject(with: Data(info.stdout.utf8)) as? [String: Any])?["listen"] as? String)
+            let created = try await ProcessRunner.run(tbrctl, ["--bus", env.address, "--json", "api", "token", "create", "browser", "--scope", "admin"])
+            let token = try #require((try JSONSerialization.jsonObject(with: Data(created.stdout.utf8)) as? [String: Any])?["token"] as? String)
+            env.secrets.append(token)
+            #expect(try await ProcessRunner.run(tbrctl, ["--bus", env.address, "structure", "create", "Home"]).status == 0)
+            #expect(try await ProcessRunner.run(tbrctl, ["--bus", env.address, "structure", "add", "Home", "wpan0"]).status == 0)
+
+            let browser = try await HeadlessChromium(directory: env.directory)
+            do {
+                try await browser.send("Page.enable")
+                try await browser.navigate("http://\(listen)/")
+                try await browser.waitFor("document.getElementById('token') && document.readyState === 'complete'", "the sign-in form")
+                try await browser.screenshot("web-1-sign-in")
+                // A wrong token is refused with a sentence; the right one signs in.
+                try await browser.evaluate("document.getElementById('token').value = 'tbrd_wrong'; document.querySelector('#signin-form button').click()")
+                try await browser.waitFor("document.getElementById('signin-error').textContent.includes('Not signed in')", "the refusal")
+                try await browser.evaluate("document.getElementById('token').value = \(Self.quoted(token)); document.querySelector('#signin-form button').click()")
+                try await browser.waitFor(
+                    "document.querySelector('button[data-router=\"wpan0\"]') && document.querySelector('[data-structure=\"Home\"]')", "the routers and structures")
+                try await browser.screenshot("web-2-routers")
+
+                // Share credentials: the key shows with a countdown, and ends with its reason when stopped.
+                try await browser.evaluate("document.querySelector('button[data-router=\"wpan0\"]').click()")
+                try await browser.waitFor(
+                    "/^\\d{3} \\d{3} \\d{3}$/.test(document.getElementById('epskc-key').textContent) && /\\d+ s left/.test(document.getElementById('epskc-countdown').textContent)",
+                    "the key and its countdown")
+                let key = try #require(try await browser.evaluate("document.getElementById('epskc-key').textContent") as? String)
+                env.secrets.append(key.filter(\.isNumber))
+                #expect(try await env.journal().last?.2 == "activated")
+                try await browser.screenshot("web-3-epskc-countdown")
+                // Ended from elsewhere (tbrctl), the page learns it from the event stream.
+                #expect(try await ProcessRunner.run(tbrctl, ["--bus", env.address, "epskc", "deactivate", "-d", "wpan0"]).status == 0)
+                try await browser.waitFor("document.getElementById('epskc-end').textContent === 'Ended: cancelled'", "the end and its reason")
+                try await browser.waitFor("document.getElementById('event-list').textContent.includes('wpan0 key ended: cancelled')", "the event log")
+                try await browser.screenshot("web-4-epskc-ended")
+
+                // The policy: changed from the page, answered once the routers' states are about it.
+                try await browser.evaluate(
+                    "const p = document.querySelector('[data-structure=\"Home\"]'); p.querySelector('select').value = 'none'; p.querySelector('button[type=submit]').click()")
+                try await browser.waitFor(
+                    "document.querySelector('[data-structure=\"Home\"] [role=status]').textContent === 'Internet access is none'", "the new policy")
+                try await browser.screenshot("web-5-policy")
+                let policy = try await ProcessRunner.run(tbrctl, ["--bus", env.address, "--json", "structure", "policy", "Home"])
+                #expect(policy.stdout.contains("\"internetAccessOption\" : \"none\""), "\(policy.stdout)")
+                // Nothing of the token in the page's address.
+                #expect(try await browser.evaluate("location.href") as? String == "http://\(listen)/")
+            } catch {
+                await browser.close()
+                throw error
+            }
+            await browser.close()
+        }
+    }
+
+    /// `text` as a JavaScript string literal.
+    static func quoted(_ text: String) -> String {
+        String(decoding: try! JSONSerialization.data(withJSONObject: [text]), as: UTF8.self).dropFirst().dropLast().description
+    }
+}
