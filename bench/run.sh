@@ -24,10 +24,11 @@ if [ "$quick" -eq 1 ]; then
         "tbrd|env IDLE_SECONDS=1 bench/tbrd.sh 3"
         "policy|bench/policy.sh 3"
         "rest|bench/rest.sh 3"
-        "fetch|bench/fetch.sh 3")
+        "fetch|bench/fetch.sh 3"
+        "http|bench/http.sh 3 10 3")
 else
   runs=("dbus|bench/dbus.sh" "meshcop|bench/meshcop.sh" "matter|bench/matter.sh" "tbrd|bench/tbrd.sh"
-        "policy|bench/policy.sh" "rest|bench/rest.sh" "fetch|bench/fetch.sh")
+        "policy|bench/policy.sh" "rest|bench/rest.sh" "fetch|bench/fetch.sh" "http|bench/http.sh")
 fi
 
 logs=bench/build/logs
