@@ -176,13 +176,9 @@ actor DaemonRuntime {
 
                 await service.waitUntilReady()
                 do {
-                    try await publish()
-                } catch {
-                    group.cancelAll()
-                    throw error
-                }
-                do {
+                    // The HTTPS API first: an address it cannot serve stops tbrd before io.tbrd is taken.
                     try await startAPI()
+                    try await publish()
                 } catch {
                     group.cancelAll()
                     throw error

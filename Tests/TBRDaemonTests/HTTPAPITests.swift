@@ -82,6 +82,22 @@ import HTTPAPIRouting
         }
     }
 
+    @Test func anAddressTheAPICannotServeStopsTbrdBeforeItTakesItsName() async throws {
+        try await withDaemon { env throws in
+            try await env.startSimulator(["wpan0"])
+            try await env.startDaemon(try env.configuration("http-listen = 127.0.0.1:0\n"))
+            let listen = try await Self.base(env).replacingOccurrences(of: "http://", with: "")
+            // A second tbrd on the same port (and its own state): it says why and exits 69, never owning io.tbrd.
+            let second = try await ProcessRunner.run(
+                try Executables.product("tbrd"),
+                ["--bus", env.address, "--state-dir", env.directory.appendingPathComponent("second").path]
+                    + (try env.configuration("http-listen = \(listen)\n")))
+            #expect(second.status == 69, "\(second.stderr)")
+            #expect(second.stderr.contains("the HTTPS API cannot serve on \(listen) (http-listen)"), "\(second.stderr)")
+            #expect(!second.stderr.contains("already owned"), "it stopped before asking for io.tbrd")
+        }
+    }
+
     @Test func tokensAndScopesGuardTheContractPaths() async throws {
         try await withDaemon { env throws in
             try await env.startSimulator()
