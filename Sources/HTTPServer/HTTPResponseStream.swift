@@ -82,9 +82,6 @@ public final class HTTPResponseStream: Sendable {
         if now { action() }
     }
 
-    /// Whether the stream is closed (the client went away or the response ended).
-    public var isClosed: Bool { state.withLock { $0.closed } }
-
     /// The next bytes for the client, at most `maximum`, blocking until there are some or a heartbeat
     /// is due; nil at the end. On the connection's thread.
     func pull(maximum: Int) -> [UInt8]? {

@@ -155,17 +155,20 @@ public final class HTTPServer: Sendable {
         // The connection's pool holds the request line and headers with room to parse them; the header
         // bound itself is checked on the headers received.
         let memory = max(32 * 1024, limits.headerBytes * 4)
-        let started = tls?.privateKeyPEM.withCString { key in
-            tls!.certificatePEM.withCString { cert in
-                TLSIdentity.priorities.withCString { priorities in
-                    tbrd_mhd_start(
-                        api.startDaemon, fd, accessHandler, raw, completedHandler, raw, UInt32(limits.idleTimeoutSeconds),
-                        UInt32(limits.connections), memory, key, cert, priorities)
+        let timeout = UInt32(limits.idleTimeoutSeconds), connections = UInt32(limits.connections)
+        let started: OpaquePointer?
+        if let tls {
+            started = tls.privateKeyPEM.withCString { key in
+                tls.certificatePEM.withCString { cert in
+                    TLSIdentity.priorities.withCString { priorities in
+                        tbrd_mhd_start(
+                            api.startDaemon, fd, accessHandler, raw, completedHandler, raw, timeout, connections, memory, key, cert, priorities)
+                    }
                 }
             }
-        } ?? tbrd_mhd_start(
-            api.startDaemon, fd, accessHandler, raw, completedHandler, raw, UInt32(limits.idleTimeoutSeconds),
-            UInt32(limits.connections), memory, nil, nil, nil)
+        } else {
+            started = tbrd_mhd_start(api.startDaemon, fd, accessHandler, raw, completedHandler, raw, timeout, connections, memory, nil, nil, nil)
+        }
         guard let started else {
             close(fd)
             context.release()

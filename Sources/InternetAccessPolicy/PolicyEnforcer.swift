@@ -30,7 +30,6 @@ package struct PolicyEnforcer: Sendable {
     package let nat64PollInterval: Duration
     package let clock: any TBRClock
 
-
     /// Applies `plan` to router `id`'s agent.
     package func apply(_ id: DeviceID, _ plan: RouterPolicyPlan) async -> RouterApplyResult {
         guard let agent = controls(id) else {
@@ -168,8 +167,4 @@ package struct PolicyEnforcer: Sendable {
     private static func notBuilt(_ error: AgentError) -> Bool {
         error.openThreadError == .notImplemented || error.cause == .notSupported
     }
-}
-
-extension String {
-    fileprivate var nilIfEmpty: String? { isEmpty ? nil : self }
 }

@@ -2,6 +2,7 @@
 // place that binds OpenSSL). Nothing from C leaves this file.
 internal import CLibCrypto
 import FoundationEssentials
+internal import TBRFoundation
 
 /// A P-256 key and a self-signed X.509 certificate for it, both PEM: what tbrd serves its HTTPS API
 /// with. Clients pin the certificate by its SHA-256 fingerprint (``fingerprint(ofPEM:)``), which tbrd
@@ -69,10 +70,7 @@ package struct SelfSignedCertificate: Sendable, Hashable {
     /// - Throws: ``CryptoError`` when libcrypto cannot be loaded.
     package static func fingerprint(ofPEM pem: String) throws(CryptoError) -> String? {
         guard let der = derOfFirstCertificate(pem) else { return nil }
-        return try LibCrypto.sha256(der).map { byte in
-            let digits = String(byte, radix: 16)
-            return digits.count == 1 ? "0" + digits : digits
-        }.joined()
+        return Hex.encode(try LibCrypto.sha256(der))
     }
 
     /// The DER bytes between the first `BEGIN CERTIFICATE` and `END CERTIFICATE` lines, base64-decoded.

@@ -50,6 +50,7 @@ extension DaemonRuntime {
     /// The event as the HTTPS API's `epskc` event (the `tbrctl --json epskc watch` shape), its journal
     /// sequence its id.
     private func publishToAPI(_ event: EpskcEvent, sequence: UInt64) {
+        guard apiEvents.hasSubscribers else { return }
         let document: EpskcWatchEvent
         switch event {
         case .activated(let e):

@@ -1,6 +1,7 @@
 import BorderRouterService
 import DBus
 import DeviceModel
+import RouterFleet
 import Store
 import TBRDBusAPI
 import TBRFoundation
@@ -13,7 +14,7 @@ extension DaemonRuntime {
         return Interface(
             API.interface,
             methods: [
-                method(API.listBorderRouters) { [self] _ in [try await self.listBorderRouters().dbusValue] },
+                method(API.listBorderRouters) { [self] _ in [await self.listBorderRouters().dbusValue] },
                 method(API.diagnose) { [self] call in [try await self.diagnose(try call.argument(0)).dbusValue] },
                 method(API.findBorderRouter) { [self] call in
                     [.objectPath(Self.routerPath(try await self.resolve(try call.argument(0))))]
@@ -67,17 +68,23 @@ extension DaemonRuntime {
             "there is no border router \(Quoted(text))" + (known.isEmpty ? " (tbrd knows none)" : " (known: \(known.joined(separator: ", ")))"))
     }
 
-    func listBorderRouters() async throws -> [BorderRouterRow] {
-        var rows: [BorderRouterRow] = []
+    private func listBorderRouters() async -> [BorderRouterRow] { await routerRows().map(\.row) }
+
+    /// Every router's summary with its `ListBorderRouters` row (one reading for both: the HTTP listing
+    /// needs the summary's transport and address too).
+    func routerRows() async -> [(summary: BorderRouterSummary, row: BorderRouterRow)] {
+        var rows: [(summary: BorderRouterSummary, row: BorderRouterRow)] = []
         for summary in await service.routerSummaries() {
             // The same sources as the router's own properties: one answer per value.
             let info = try? await networkInfo(summary.id)
             let epskc = (try? await capabilities(summary.id))?.epskcSupported ?? false
-            rows.append(
+            rows.append((
+                summary,
                 BorderRouterRow(
                     path: Self.routerPath(summary.id), id: summary.id.rawValue, interface: summary.interfaceName?.rawValue ?? "",
                     online: summary.isOnline, role: Self.role(of: summary), networkName: info?.networkName ?? "",
-                    extPanId: info?.extendedPanId.description ?? "", epskcSupported: epskc))
+                    extPanId: info?.extendedPanId.description ?? "", epskcSupported: epskc)
+            ))
         }
         return rows
     }

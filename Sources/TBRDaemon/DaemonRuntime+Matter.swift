@@ -157,6 +157,7 @@ extension DaemonRuntime {
 
     /// The HTTPS API's `commissioning` event: `{structure, session, payloadId, stage, nodeId?, error?}`.
     private func publishCommissioningToAPI(_ progress: CommissioningProgress) async {
+        guard apiEvents.hasSubscribers else { return }
         struct StageEvent: Encodable {
             var structure: String, session: String, payloadId: String, stage: String
             var nodeId: UInt64?, error: String?, failedStage: String?

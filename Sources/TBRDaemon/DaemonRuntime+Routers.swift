@@ -46,6 +46,7 @@ extension DaemonRuntime {
 
     /// The HTTPS API's `router` event: `{"router": ID, "online": BOOL}`.
     private func publishRouterToAPI(_ id: DeviceID, online: Bool) {
+        guard apiEvents.hasSubscribers else { return }
         struct RouterEvent: Encodable { var router: String, online: Bool }
         if let event = APIEventHub.Event.encoding("router", RouterEvent(router: id.rawValue, online: online)) { apiEvents.publish(event) }
     }

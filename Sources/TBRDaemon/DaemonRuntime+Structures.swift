@@ -117,9 +117,10 @@ extension DaemonRuntime {
         for await change in structureChanges {
             guard case .policyStatusChanged(let id) = change else { continue }
             do {
-                emitStructureChanged(id, [.policyStatus: try await policyStatus(id).dbusValue])
-                // The HTTPS API's `policy` event: the `structure policy --json` document.
-                if let name = try? await info(id).name, let view = try? await policyView(name),
+                let rows = try await policyStatus(id)
+                emitStructureChanged(id, [.policyStatus: rows.dbusValue])
+                // The HTTPS API's `policy` event: the `structure policy --json` document, from the same rows.
+                if apiEvents.hasSubscribers, let view = try? await policyView(of: try await info(id), rows: rows),
                     let event = APIEventHub.Event.encoding("policy", view)
                 {
                     apiEvents.publish(event)

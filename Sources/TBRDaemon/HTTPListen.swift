@@ -36,7 +36,10 @@ public struct HTTPListen: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// `127.0.0.1:8443`, `[::1]:8443`.
-    public var description: String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }
+    public var description: String { Self.text(host: host, port: port) }
+
+    /// `host` and `port` as `ADDR:PORT`, an IPv6 address in brackets.
+    static func text(host: String, port: UInt16) -> String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }
 }
 
 /// Whether the API speaks TLS.

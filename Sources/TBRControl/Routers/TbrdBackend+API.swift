@@ -73,16 +73,12 @@ extension TbrdBackend {
                 case .double(let created) = f[2], case .double(let used) = f[3]
             else { return nil }
             return APITokenView(
-                name: name, scope: scope, createdAt: WallTimeText.iso(created), lastUsedAt: used > 0 ? WallTimeText.iso(used) : nil)
+                name: name, scope: scope, createdAt: WallTime(secondsSinceEpoch: created).description,
+                lastUsedAt: used > 0 ? WallTime(secondsSinceEpoch: used).description : nil)
         }
     }
 
     func revokeAPIToken(_ name: String) async throws {
         _ = try await call(manager, Manager.revokeApiToken.name, [.string(name)], doing: "revoking API token \(Quoted(name))")
     }
-}
-
-/// Seconds since the epoch as ISO 8601 UTC text, as tbrctl prints times.
-enum WallTimeText {
-    static func iso(_ seconds: Double) -> String { WallTime(secondsSinceEpoch: seconds).description }
 }

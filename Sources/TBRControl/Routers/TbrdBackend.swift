@@ -265,11 +265,6 @@ struct TbrdBackend: RouterBackend {
     }
 }
 
-extension String {
-    /// nil for the empty string (tbrd's "none").
-    var nilIfEmpty: String? { isEmpty ? nil : self }
-}
-
 extension JoinResult {
     /// A sentence for a non-success `status` of `JoinNetwork` on `router`.
     static func sentence(for status: OperationStatus, router: String) -> String {

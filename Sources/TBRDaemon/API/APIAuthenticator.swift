@@ -30,29 +30,27 @@ actor APIAuthenticator {
         self.logger = logger
     }
 
-    /// Why a request is not authenticated.
-    enum Failure: Error { case missing, invalid }
-
-    /// The principal of `authorization` (the `Authorization` header), or why not. A failure from
-    /// `client` waits out its address's delay first.
-    func authenticate(_ authorization: String?, client: String) async -> Result<APIPrincipal, Failure> {
+    /// The principal of `authorization` (the `Authorization` header); nil when it names no valid token,
+    /// after the delay `client`'s failures have earned.
+    func authenticate(_ authorization: String?, client: String) async -> APIPrincipal? {
         let parts = authorization?.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true) ?? []
-        guard parts.count == 2, parts[0].lowercased() == "bearer" else { return await failed(.missing, client: client) }
-        let token = String(parts[1]).filter { $0 != " " }
+        guard parts.count == 2, parts[0].lowercased() == "bearer" else { return await failed(client) }
+        let token = String(parts[1])
         guard token.hasPrefix(Self.tokenPrefix), token.utf8.count <= 128, let hash = try? LibCrypto.sha256(Array(token.utf8)) else {
-            return await failed(.invalid, client: client)
+            return await failed(client)
         }
         let record: APITokenRecord?
         do { record = try await store.useAPIToken(hash: hash) } catch {
             logger.error("the API's tokens cannot be read", [("error", "\(error)")])
-            return await failed(.invalid, client: client)
+            return await failed(client)
         }
-        guard let record, let scope = APIScope(rawValue: record.scope) else { return await failed(.invalid, client: client) }
+        guard let record, let scope = APIScope(rawValue: record.scope) else { return await failed(client) }
         failures[client] = nil
-        return .success(APIPrincipal(tokenName: record.name, scope: scope))
+        return APIPrincipal(tokenName: record.name, scope: scope)
     }
 
-    private func failed(_ failure: Failure, client: String) async -> Result<APIPrincipal, Failure> {
+    /// Counts a failure of `client` and waits out its delay; nil, for the caller to return.
+    private func failed(_ client: String) async -> APIPrincipal? {
         let now = ContinuousClock.now
         var entry = failures[client] ?? (0, now)
         if now - entry.last > Self.window { entry.count = 0 }
@@ -67,7 +65,7 @@ actor APIAuthenticator {
             let delay = min(Duration.seconds(1 << min(over - 1, 5)), Self.maximumDelay)
             try? await Task.sleep(for: delay)
         }
-        return .failure(failure)
+        return nil
     }
 
     /// A new token: `tbrd_` and 43 base64url characters (32 random bytes), and its SHA-256.

@@ -51,9 +51,13 @@ final class APIEventHub: Sendable {
     /// How many clients are subscribed.
     var count: Int { subscribers.withLock { $0.count } }
 
+    /// Whether any client listens: the publishers skip building events nobody would get (the API off,
+    /// or no stream open).
+    var hasSubscribers: Bool { count > 0 }
+
     /// A new client's stream: live events from now on; `holding`: kept back until ``release``.
     func subscribe(holding: Bool) -> (id: Int, stream: HTTPResponseStream) {
-        let stream = HTTPResponseStream(capacity: capacity + 2, heartbeat: Array(": keep-alive\n\n".utf8), every: .seconds(15))
+        let stream = HTTPResponseStream(capacity: capacity, heartbeat: Array(": keep-alive\n\n".utf8), every: .seconds(15))
         let id = nextID.withLock { n -> Int in
             n += 1
             return n
@@ -119,9 +123,4 @@ final class APIEventHub: Sendable {
     }
 
     private func unsubscribe(_ id: Int) { _ = subscribers.withLock { $0.removeValue(forKey: id) } }
-
-    /// Ends every stream (tbrd is stopping).
-    func closeAll() {
-        for subscriber in subscribers.withLock({ s in defer { s = [:] }; return Array(s.values) }) { subscriber.stream.finish() }
-    }
 }

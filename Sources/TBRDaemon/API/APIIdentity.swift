@@ -45,7 +45,7 @@ struct APIIdentity: Sendable {
         return (APIIdentity(certificate: made, fingerprint: fingerprint), true)
     }
 
-    /// The file's text; nil when it does not exist.
+    /// The file's text (at most 64 KiB: a key or certificate is far smaller); nil when it does not exist.
     private static func read(_ path: String) throws(APIIdentityError) -> String? {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         if fd < 0 {
@@ -53,17 +53,9 @@ struct APIIdentity: Sendable {
             throw APIIdentityError("cannot read \(path): \(Errno(errno))")
         }
         defer { close(fd) }
-        var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let n = Glibc.read(fd, &buffer, buffer.count)
-            if n < 0, errno == EINTR { continue }
-            guard n >= 0 else { throw APIIdentityError("cannot read \(path): \(Errno(errno))") }
-            if n == 0 { break }
-            bytes += buffer[0..<n]
-            guard bytes.count <= 64 * 1024 else { throw APIIdentityError("\(path) is larger than a key or certificate can be") }
+        do { return String(decoding: try FileDescriptorIO.readToEnd(fd, limit: 64 * 1024), as: UTF8.self) } catch {
+            throw APIIdentityError("cannot read \(path): \(error)")
         }
-        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// Writes `text` to `path` (mode 0600) through a temporary file renamed over it.
@@ -72,23 +64,13 @@ struct APIIdentity: Sendable {
         unlink(temporary)
         let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw APIIdentityError("cannot write \(temporary): \(Errno(errno))") }
-        let bytes = Array(text.utf8)
-        var written = 0
-        while written < bytes.count {
-            let n = bytes[written...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
-            if n < 0, errno == EINTR { continue }
-            guard n > 0 else {
-                let code = errno
-                close(fd)
-                unlink(temporary)
-                throw APIIdentityError("cannot write \(temporary): \(Errno(code))")
-            }
-            written += n
-        }
-        guard fsync(fd) == 0, close(fd) == 0, rename(temporary, path) == 0 else {
-            let code = errno
+        var failure = FileDescriptorIO.writeAll(Array(text.utf8), to: fd)
+        if failure == nil, fsync(fd) != 0 { failure = errno }
+        if close(fd) != 0, failure == nil { failure = errno }
+        if failure == nil, rename(temporary, path) != 0 { failure = errno }
+        if let failure {
             unlink(temporary)
-            throw APIIdentityError("cannot write \(path): \(Errno(code))")
+            throw APIIdentityError("cannot write \(path): \(Errno(failure))")
         }
     }
 }

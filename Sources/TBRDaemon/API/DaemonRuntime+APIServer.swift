@@ -3,6 +3,7 @@ import DBus
 import FoundationEssentials
 import HTTPServer
 import MDNS
+import MeshCoP
 import Store
 import TBRDBusAPI
 import TBRFoundation
@@ -40,21 +41,18 @@ extension DaemonRuntime {
         }
         apiServer = server
         logger.notice("HTTPS API listening", [("address", listen.host), ("port", "\(server.port)"), ("tls", tls == nil ? "off (loopback)" : "on")])
-        var txt: [UInt8] = []
-        for entry in ["v=1", "path=/api/v1/"] + (apiFingerprint.isEmpty ? [] : ["fp=" + apiFingerprint]) {
-            txt.append(UInt8(entry.utf8.count))
-            txt += Array(entry.utf8)
-        }
         if !listen.isLoopback {
+            let entries = [TXTEntry(key: "v", text: "1"), TXTEntry(key: "path", text: "/api/v1/")]
+                + (apiFingerprint.isEmpty ? [] : [TXTEntry(key: "fp", text: apiFingerprint)])
             let type: ServiceType = "_tbrd._tcp"
-            _ = await mdns.publish(ServiceRegistration(name: "tbrd", type: type, port: server.port, txt: txt))
+            _ = await mdns.publish(ServiceRegistration(name: "tbrd", type: type, port: server.port, txt: MeshCoPTXTRecord(entries: entries).wireFormat))
         }
     }
 
-    /// Ends the event streams and stops the server (waiting for requests in flight).
+    /// Stops the server: it ends the event streams still open (each unsubscribes as it closes) and waits
+    /// for the requests in flight.
     func stopAPI() async {
         guard let server = apiServer else { return }
-        apiEvents.closeAll()
         await server.shutdown()
         apiServer = nil
     }
@@ -62,8 +60,7 @@ extension DaemonRuntime {
     /// Where the API listens (`ADDR:PORT`, the port it got; empty when off) and its fingerprint.
     func apiInfo() -> (listen: String, fingerprint: String) {
         guard let listen = configuration.httpListen, let server = apiServer else { return ("", "") }
-        let address = listen.host.contains(":") ? "[\(listen.host)]" : listen.host
-        return ("\(address):\(server.port)", apiFingerprint)
+        return (HTTPListen.text(host: listen.host, port: server.port), apiFingerprint)
     }
 
     /// A new token `name` of `scope`, returned once; only its hash is kept.

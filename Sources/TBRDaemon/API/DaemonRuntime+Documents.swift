@@ -1,7 +1,4 @@
-import BorderRouterService
-import DBus
 import DeviceModel
-import RouterFleet
 import TBRDBusAPI
 import TBRDocuments
 import TBRFoundation
@@ -13,18 +10,13 @@ import TBRFoundation
 
 extension DaemonRuntime {
     /// Every router as `tbrctl --json list` shows it, sorted by id.
-    func routerListings() async throws -> [RouterListing] {
-        var listings: [RouterListing] = []
-        for row in try await listBorderRouters() {
-            var summary: BorderRouterSummary?
-            if let id = DeviceID(rawValue: row.id) { summary = try? await self.summary(id) }
-            listings.append(
-                RouterListing(
-                    id: row.id, interface: row.interface, transport: summary?.transport.rawValue ?? "dbus", address: summary?.address ?? "",
-                    online: row.online, role: row.role.nilIfEmpty, networkName: row.networkName.nilIfEmpty, extPanId: row.extPanId.nilIfEmpty,
-                    epskcSupported: row.epskcSupported))
-        }
-        return listings.sorted { $0.id < $1.id }
+    func routerListings() async -> [RouterListing] {
+        await routerRows().map { summary, row in
+            RouterListing(
+                id: row.id, interface: row.interface, transport: summary.transport.rawValue, address: summary.address,
+                online: row.online, role: row.role.nilIfEmpty, networkName: row.networkName.nilIfEmpty, extPanId: row.extPanId.nilIfEmpty,
+                epskcSupported: row.epskcSupported)
+        }.sorted { $0.id < $1.id }
     }
 
     /// Router `id` as `tbrctl --json info` shows it.
@@ -82,14 +74,19 @@ extension DaemonRuntime {
             settings: .init(
                 internetAccessOption: Self.busName(settings.internetAccessOption),
                 defaultThreadNetworkId: settings.defaultThreadNetworkId?.description),
-            policy: try await policyRows(info.id))
+            policy: Self.policyRows(try await policyStatus(info.id)))
     }
 
     /// The policy of structure `name` as `tbrctl --json structure policy` shows it.
     func policyView(_ name: String) async throws -> PolicyView {
         let info = try await structure(named: name)
+        return try await policyView(of: info, rows: try await policyStatus(info.id))
+    }
+
+    /// The policy document of structure `info` with its status `rows` (`Structure1.PolicyStatus`).
+    func policyView(of info: StructureInfo, rows: [PolicyStatusRow]) async throws -> PolicyView {
         let settings = try await structures.settings(of: info.id)
-        return PolicyView(structure: info.name, internetAccessOption: Self.busName(settings.internetAccessOption), routers: try await policyRows(info.id))
+        return PolicyView(structure: info.name, internetAccessOption: Self.busName(settings.internetAccessOption), routers: Self.policyRows(rows))
     }
 
     /// Sets the internet-access option of structure `name` (its D-Bus spelling) and answers once the
@@ -104,12 +101,7 @@ extension DaemonRuntime {
         return try await policyView(info.name)
     }
 
-    private func policyRows(_ id: StructureID) async throws -> [PolicyRouterView] {
-        try await policyStatus(id).map { PolicyRouterView(id: $0.router, state: $0.state, detail: $0.detail) }.sorted { $0.id < $1.id }
+    private static func policyRows(_ rows: [PolicyStatusRow]) -> [PolicyRouterView] {
+        rows.map { PolicyRouterView(id: $0.router, state: $0.state, detail: $0.detail) }.sorted { $0.id < $1.id }
     }
-}
-
-extension String {
-    /// nil for the empty string.
-    var nilIfEmpty: String? { isEmpty ? nil : self }
 }

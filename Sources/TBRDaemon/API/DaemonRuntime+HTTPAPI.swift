@@ -27,10 +27,7 @@ extension DaemonRuntime {
             response.headers["Allow"] = allowed.joined(separator: ", ")
             return response
         }
-        let principal: APIPrincipal
-        switch await authenticator.authenticate(request.headers["authorization"], client: request.clientAddress) {
-        case .success(let found): principal = found
-        case .failure:
+        guard let principal = await authenticator.authenticate(request.headers["authorization"], client: request.clientAddress) else {
             var response = Self.problem(APIProblem(.unauthorized, "send a token: Authorization: Bearer TOKEN (tbrctl api token create)"))
             response.headers["WWW-Authenticate"] = #"Bearer realm="tbrd""#
             return response
