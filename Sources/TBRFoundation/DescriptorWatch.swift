@@ -111,6 +111,8 @@ public final class DescriptorWatch: @unchecked Sendable {
             queue.async { watch.deliver(ready) }
         }
         guard code == 0 else {
+            // No thread: everything is closed here, and the deinit that follows the throw closes nothing again.
+            isCancelled = true
             poller.closeAll()
             throw DescriptorWatchError(descriptor: descriptor, code: code)
         }
@@ -161,6 +163,9 @@ public final class DescriptorWatch: @unchecked Sendable {
         isCancelled = true
         poller.state.withLock { $0.isStopped = true }
         poller.wake()
+        // The write end is the watch's: closed after its last wake-up, never by the thread, so a wake-up
+        // can never reach a number the thread already gave back (and another file took).
+        close(poller.wakeWrite)
     }
 
     deinit {
@@ -195,13 +200,14 @@ private final class Poller: Sendable {
         self.wakeWrite = wakeWrite
     }
 
-    /// Makes the thread wake up and look at the state again. A full pipe already says so.
+    /// Makes the thread wake up and look at the state again. A full pipe already says so; a thread that
+    /// has already ended (its read end closed) gets EPIPE, not this process a SIGPIPE.
     func wake() {
         var byte: UInt8 = 1
-        while write(wakeWrite, &byte, 1) < 0, errno == EINTR {}
+        while send(wakeWrite, &byte, 1, Int32(MSG_NOSIGNAL)) < 0, errno == EINTR {}
     }
 
-    /// Closes every descriptor (the thread does it as it ends; this, when there is no thread).
+    /// Closes every descriptor, when no thread could be started.
     func closeAll() {
         close(descriptor)
         close(wakeRead)
@@ -228,7 +234,11 @@ private final class Poller: Sendable {
     }
 
     private func run(report: @Sendable (DescriptorWatch.Events) -> Void) {
-        defer { closeAll() }
+        // The thread's own descriptors; the write end of the wake-up pair is the watch's (tearDown).
+        defer {
+            close(descriptor)
+            close(wakeRead)
+        }
         var fds = [pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0), pollfd(fd: -1, events: 0, revents: 0)]
         var drain = [UInt8](repeating: 0, count: 64)
         while true {
