@@ -109,7 +109,7 @@ let package = Package(
         .target(name: "OpenThreadREST", dependencies: ["HTTP", "OpenThreadBR", "MeshCoP", "TBRFoundation"], swiftSettings: strict),
         .target(name: "TBRDBusAPI", dependencies: ["DBus", "DeviceModel"], swiftSettings: strict),
         // The JSON documents tbrctl --json prints and tbrd's HTTP API serves: one type per shape.
-        .target(name: "TBRDocuments", dependencies: ["TBRDBusAPI", "DeviceModel"], swiftSettings: strict),
+        .target(name: "TBRDocuments", dependencies: ["TBRDBusAPI", "DeviceModel", "OpenThreadBR"], swiftSettings: strict),
         // Pure: the HTTPS API's routes, scopes and request bodies (fuzzed: fuzz/run.sh api).
         .target(name: "HTTPAPIRouting", swiftSettings: strict),
         .target(name: "DeviceModel", dependencies: ["MeshCoP", "TBRFoundation"], swiftSettings: strict),

@@ -17,6 +17,9 @@ public func apiFuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     guard case .success(let route) = APIRoute.match(method: method, path: path) else {
         _ = try? EpskcRequest.decode(body)
         _ = try? PolicyRequest.decode(body)
+        _ = try? JoinRequest.decode(body)
+        _ = try? StructureRequest.decode(body)
+        _ = try? CommissionRequest.decode(body)
         return 0
     }
     if route.isWrite && route.scope == .read { fatalError("a write needs more than read") }
@@ -38,6 +41,20 @@ public func apiFuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
             fatalError("a structure name does not route back to itself")
         }
         if let request = try? PolicyRequest.decode(body) { _ = request.internetAccessOption }
+    case .join:
+        if let request = try? JoinRequest.decode(body) { _ = request.dataset }
+    case .createStructure:
+        if let request = try? StructureRequest.decode(body) { _ = request.name }
+    case .commission(let name):
+        guard case .success(.nodes(name)) = APIRoute.match(method: "GET", path: "/api/v1/structures/" + encoded(name) + "/nodes") else {
+            fatalError("a structure name does not route back to itself")
+        }
+        if let request = try? CommissionRequest.decode(body) { _ = request.codes }
+    case .addRoom(let name, let room):
+        let path = "/api/v1/structures/" + encoded(name) + "/rooms/" + encoded(room)
+        guard case .success(.removeRoom(name, room)) = APIRoute.match(method: "DELETE", path: path) else {
+            fatalError("a room does not route back to itself")
+        }
     default:
         break
     }

@@ -43,14 +43,15 @@ static inline size_t tbrd_mhd_keep_escapes(void *cls, struct MHD_Connection *con
 }
 
 // A daemon with one thread per connection over the listening socket `listen_fd` (which it takes over),
-// with bounds: `connection_limit` connections at once (more are refused), `memory_limit` bytes of
+// with bounds: `connection_limit` connections at once (more are refused), `per_address_limit` of them
+// from one client address (0: no such bound), `memory_limit` bytes of
 // buffer per connection (the request line and headers must fit; a larger header block is answered
 // 431 by libmicrohttpd), `timeout_seconds` of inactivity before a connection is closed. With `tls_key`
 // and `tls_cert` (PEM) it speaks TLS only, with the GnuTLS priorities `tls_priorities`.
 static inline struct MHD_Daemon *tbrd_mhd_start(void *start, int listen_fd, tbrd_mhd_access_handler handler,
                                                 void *handler_context, tbrd_mhd_completed_handler completed,
                                                 void *completed_context, unsigned int timeout_seconds,
-                                                unsigned int connection_limit, size_t memory_limit,
+                                                unsigned int connection_limit, unsigned int per_address_limit, size_t memory_limit,
                                                 const char *tls_key, const char *tls_cert, const char *tls_priorities) {
     tbrd_mhd_start_daemon_fn fn = (tbrd_mhd_start_daemon_fn)start;
     unsigned int flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION | MHD_USE_POLL;
@@ -60,6 +61,7 @@ static inline struct MHD_Daemon *tbrd_mhd_start(void *start, int listen_fd, tbrd
                   MHD_OPTION_NOTIFY_COMPLETED, completed, completed_context,
                   MHD_OPTION_CONNECTION_TIMEOUT, timeout_seconds,
                   MHD_OPTION_CONNECTION_LIMIT, connection_limit,
+                  MHD_OPTION_PER_IP_CONNECTION_LIMIT, per_address_limit,
                   MHD_OPTION_CONNECTION_MEMORY_LIMIT, memory_limit,
                   MHD_OPTION_UNESCAPE_CALLBACK, tbrd_mhd_keep_escapes, NULL,
                   MHD_OPTION_HTTPS_MEM_KEY, tls_key,
@@ -72,6 +74,7 @@ static inline struct MHD_Daemon *tbrd_mhd_start(void *start, int listen_fd, tbrd
               MHD_OPTION_NOTIFY_COMPLETED, completed, completed_context,
               MHD_OPTION_CONNECTION_TIMEOUT, timeout_seconds,
               MHD_OPTION_CONNECTION_LIMIT, connection_limit,
+              MHD_OPTION_PER_IP_CONNECTION_LIMIT, per_address_limit,
               MHD_OPTION_CONNECTION_MEMORY_LIMIT, memory_limit,
               MHD_OPTION_UNESCAPE_CALLBACK, tbrd_mhd_keep_escapes, NULL,
               MHD_OPTION_END);

@@ -1,3 +1,4 @@
+import TBRFoundation
 /// tbrd's host firewall on the host's nftables: ``FirewallRuleset/script()`` fed to `nft -f -` (one
 /// atomic transaction touching only `table inet tbrd`) and `nft list table inet tbrd` to read it back,
 /// both run in the network namespace tbrd itself runs in; the LAN's on-link prefixes from `getifaddrs`
@@ -51,7 +52,12 @@ public struct NFTables: HostFirewall {
         guard let path = Subprocess.locate(tool) else {
             throw .nftNotFound(tool.contains("/") ? tool : "\(tool) on PATH, /usr/sbin and /sbin")
         }
-        return try await Subprocess.run(path, arguments, input: input, timeout: timeout)
+        do { return try await Subprocess.run(path, arguments, input: input, timeout: timeout) } catch {
+            switch error {
+            case .system(let call, let code): throw .system(call, code)
+            case .timedOut(let seconds): throw .nftTimedOut(seconds: seconds)
+            }
+        }
     }
 
     /// At most three lines of `nft`'s complaint, without the blank ones.

@@ -40,3 +40,26 @@ public struct EpskcRequest: APIRequestBody {
 public struct PolicyRequest: APIRequestBody {
     public var internetAccessOption: String
 }
+
+/// `POST /api/v1/routers/{id}/join`'s body: `{"dataset": "HEX", "thisRouterOnly": false}`, the Active
+/// dataset's TLVs as hex (`tbrctl network join --dataset`).
+public struct JoinRequest: APIRequestBody {
+    public var dataset: String
+    public var thisRouterOnly: Bool?
+}
+
+/// `POST /api/v1/structures`'s body: `{"name": "Home"}`.
+public struct StructureRequest: APIRequestBody {
+    public var name: String
+}
+
+/// `POST /api/v1/structures/{name}/commissioning`'s body: `{"codes": ["MT:…"], "network": "XPANID",
+/// "onNetwork": false, "name": "…", "room": "…"}`, as `tbrctl matter commission` takes them; all but
+/// `codes` may be left out.
+public struct CommissionRequest: APIRequestBody {
+    public var codes: [String]
+    public var network: String?
+    public var onNetwork: Bool?
+    public var name: String?
+    public var room: String?
+}

@@ -4,11 +4,30 @@
 public enum APIRoute: Hashable, Sendable {
     case routers
     case router(String)
+    case mesh(String)
+    /// The mesh as an SVG picture (Graphviz).
+    case meshPicture(String)
+    case doctor(String)
+    case dataset(String)
+    case join(String)
+    case leave(String)
     case activateEpskc(String)
     case deactivateEpskc(String)
     case structures
+    case createStructure
+    case structure(String)
+    case deleteStructure(String)
+    /// `PUT /structures/{name}/routers/{id}`: the router joins the structure.
+    case addRouter(structure: String, router: String)
+    case removeRouter(structure: String, router: String)
     case policy(String)
     case setPolicy(String)
+    case rooms(String)
+    case addRoom(structure: String, room: String)
+    case removeRoom(structure: String, room: String)
+    case networks(String)
+    case nodes(String)
+    case commission(String)
     case events
     case openAPI
 
@@ -17,16 +36,22 @@ public enum APIRoute: Hashable, Sendable {
     /// ePSKc writes to `read`.
     public var scope: APIScope {
         switch self {
-        case .routers, .router, .structures, .policy, .events, .openAPI: .read
+        case .routers, .router, .mesh, .meshPicture, .doctor, .structures, .structure, .policy, .rooms, .networks, .nodes, .events,
+            .openAPI:
+            .read
         case .activateEpskc, .deactivateEpskc: .epskc
-        case .setPolicy: .admin
+        case .dataset, .join, .leave, .createStructure, .deleteStructure, .addRouter, .removeRouter, .setPolicy, .addRoom, .removeRoom,
+            .commission:
+            .admin
         }
     }
 
     /// Whether the route changes something (an `Origin` other than the server's own is refused).
     public var isWrite: Bool {
         switch self {
-        case .activateEpskc, .deactivateEpskc, .setPolicy: true
+        case .join, .leave, .activateEpskc, .deactivateEpskc, .createStructure, .deleteStructure, .addRouter, .removeRouter, .setPolicy,
+            .addRoom, .removeRoom, .commission:
+            true
         default: false
         }
     }
@@ -56,21 +81,39 @@ public enum APIRoute: Hashable, Sendable {
             if let route = table[method] { return .success(route) }
             return .failure(.methodNotAllowed(allowed: table.keys.sorted()))
         }
-        switch segments.count {
-        case 1:
-            switch segments[0] {
-            case "routers": return on(["GET": .routers])
-            case "structures": return on(["GET": .structures])
-            case "events": return on(["GET": .events])
-            case "openapi.json": return on(["GET": .openAPI])
+        switch (segments.count, segments.first) {
+        case (1, "routers"): return on(["GET": .routers])
+        case (1, "structures"): return on(["GET": .structures, "POST": .createStructure])
+        case (1, "events"): return on(["GET": .events])
+        case (1, "openapi.json"): return on(["GET": .openAPI])
+        case (2, "routers"): return on(["GET": .router(segments[1])])
+        case (2, "structures"): return on(["GET": .structure(segments[1]), "DELETE": .deleteStructure(segments[1])])
+        case (3, "routers"):
+            let id = segments[1]
+            switch segments[2] {
+            case "mesh": return on(["GET": .mesh(id)])
+            case "mesh.svg": return on(["GET": .meshPicture(id)])
+            case "doctor": return on(["GET": .doctor(id)])
+            case "dataset": return on(["GET": .dataset(id)])
+            case "join": return on(["POST": .join(id)])
+            case "leave": return on(["POST": .leave(id)])
+            case "epskc": return on(["POST": .activateEpskc(id), "DELETE": .deactivateEpskc(id)])
             default: return .failure(.notFound)
             }
-        case 2 where segments[0] == "routers":
-            return on(["GET": .router(segments[1])])
-        case 3 where segments[0] == "routers" && segments[2] == "epskc":
-            return on(["POST": .activateEpskc(segments[1]), "DELETE": .deactivateEpskc(segments[1])])
-        case 3 where segments[0] == "structures" && segments[2] == "policy":
-            return on(["GET": .policy(segments[1]), "PUT": .setPolicy(segments[1])])
+        case (3, "structures"):
+            let name = segments[1]
+            switch segments[2] {
+            case "policy": return on(["GET": .policy(name), "PUT": .setPolicy(name)])
+            case "rooms": return on(["GET": .rooms(name)])
+            case "networks": return on(["GET": .networks(name)])
+            case "nodes": return on(["GET": .nodes(name)])
+            case "commissioning": return on(["POST": .commission(name)])
+            default: return .failure(.notFound)
+            }
+        case (4, "structures") where segments[2] == "routers":
+            return on(["PUT": .addRouter(structure: segments[1], router: segments[3]), "DELETE": .removeRouter(structure: segments[1], router: segments[3])])
+        case (4, "structures") where segments[2] == "rooms":
+            return on(["PUT": .addRoom(structure: segments[1], room: segments[3]), "DELETE": .removeRoom(structure: segments[1], room: segments[3])])
         default:
             return .failure(.notFound)
         }

@@ -34,6 +34,8 @@ final class ServerContext: Sendable {
 /// The headers of one request, filled by libmicrohttpd's iterator on the connection's thread.
 final class HeaderCollector {
     var headers: [String: String] = [:]
+    /// The query's arguments as sent (``query(_:api:)``).
+    var pairs: [String] = []
     /// Bytes of names and values received.
     var size = 0
 
@@ -50,6 +52,23 @@ final class HeaderCollector {
             return .YES
         }, raw)
         return withExtendedLifetime(collector) { (collector.headers, collector.size) }
+    }
+
+    /// The query of `connection`'s request, `name=value` pairs joined by `&` in the order sent.
+    /// libmicrohttpd takes the query off the URL it hands over, and splits it into arguments; escapes
+    /// are kept (`tbrd_mhd_keep_escapes`), so joining them again gives the query as it was sent.
+    static func query(_ connection: OpaquePointer, api: LibMicroHTTPD.API) -> String {
+        let collector = HeaderCollector()
+        let raw = Unmanaged.passUnretained(collector).toOpaque()
+        _ = api.connectionValues(connection, .GET_ARGUMENT_KIND, { cls, _, key, value in
+            guard let cls, let key else { return .YES }
+            let collector = Unmanaged<HeaderCollector>.fromOpaque(cls).takeUnretainedValue()
+            let pair = String(cString: key) + (value.map { "=" + String(cString: $0) } ?? "")
+            collector.size += pair.utf8.count + 1
+            collector.pairs.append(pair)
+            return .YES
+        }, raw)
+        return withExtendedLifetime(collector) { collector.pairs.joined(separator: "&") }
     }
 }
 
@@ -113,8 +132,8 @@ private let accessHandler_: tbrd_mhd_access_handler = { cls, connection, url, me
         let contentType = headers["content-type"]?.split(separator: ";").first.map { String($0).lowercased().filter { $0 != " " } }
         let target = String(cString: url)
         let parts = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
-        // libmicrohttpd gives the path without the query; the query, when kept, is read back as sent.
-        let query = parts.count > 1 ? String(parts[1]) : ""
+        // libmicrohttpd gives the path without the query; the query is read back from its arguments.
+        let query = parts.count > 1 ? String(parts[1]) : HeaderCollector.query(connection, api: api)
         var client = ""
         if let address = tbrd_mhd_client_address(api.connectionInfo, connection) {
             let length = socklen_t(address.pointee.sa_family == sa_family_t(AF_INET6) ? MemoryLayout<sockaddr_in6>.size : MemoryLayout<sockaddr_in>.size)

@@ -85,6 +85,9 @@ public final class HTTPServer: Sendable {
     public struct Limits: Sendable, Hashable {
         /// Connections open at once; more are closed as they come.
         public var connections: Int
+        /// Connections open at once from one client address (0: no such bound); more from it are closed
+        /// as they come, so that one host cannot take every connection.
+        public var connectionsPerAddress: Int
         /// Bytes of request headers (names and values); more: 431.
         public var headerBytes: Int
         /// Bytes of a request body; more: 413.
@@ -93,8 +96,12 @@ public final class HTTPServer: Sendable {
         public var idleTimeoutSeconds: Int
 
         /// Bounds as given; the defaults are tbrd's API's.
-        public init(connections: Int = 256, headerBytes: Int = 8 * 1024, bodyBytes: Int = 64 * 1024, idleTimeoutSeconds: Int = 30) {
+        public init(
+            connections: Int = 256, connectionsPerAddress: Int = 128, headerBytes: Int = 8 * 1024, bodyBytes: Int = 64 * 1024,
+            idleTimeoutSeconds: Int = 30
+        ) {
             self.connections = connections
+            self.connectionsPerAddress = connectionsPerAddress
             self.headerBytes = headerBytes
             self.bodyBytes = bodyBytes
             self.idleTimeoutSeconds = idleTimeoutSeconds
@@ -156,18 +163,19 @@ public final class HTTPServer: Sendable {
         // bound itself is checked on the headers received.
         let memory = max(32 * 1024, limits.headerBytes * 4)
         let timeout = UInt32(limits.idleTimeoutSeconds), connections = UInt32(limits.connections)
+        let perAddress = UInt32(limits.connectionsPerAddress)
         let started: OpaquePointer?
         if let tls {
             started = tls.privateKeyPEM.withCString { key in
                 tls.certificatePEM.withCString { cert in
                     TLSIdentity.priorities.withCString { priorities in
                         tbrd_mhd_start(
-                            api.startDaemon, fd, accessHandler, raw, completedHandler, raw, timeout, connections, memory, key, cert, priorities)
+                            api.startDaemon, fd, accessHandler, raw, completedHandler, raw, timeout, connections, perAddress, memory, key, cert, priorities)
                     }
                 }
             }
         } else {
-            started = tbrd_mhd_start(api.startDaemon, fd, accessHandler, raw, completedHandler, raw, timeout, connections, memory, nil, nil, nil)
+            started = tbrd_mhd_start(api.startDaemon, fd, accessHandler, raw, completedHandler, raw, timeout, connections, perAddress, memory, nil, nil, nil)
         }
         guard let started else {
             close(fd)

@@ -95,8 +95,12 @@ extension DaemonRuntime {
                 throw DaemonError.invalid("unknown Commission option \(Quoted(key)) (known: \(Option.all.joined(separator: ", ")))")
             }
         }
-        return try await service.commissionMatterDevice(
-            session: CommissioningSessionID(rawValue: session), structure: id, payload: payload, options: parsed)
+        return try await commission(id, session: CommissioningSessionID(rawValue: session), payload: payload, options: parsed)
+    }
+
+    /// Queues `payload` in `session` of structure `id`; answers its payload id.
+    func commission(_ id: StructureID, session: CommissioningSessionID, payload: String, options: CommissioningOptions) async throws -> String {
+        try await service.commissionMatterDevice(session: session, structure: id, payload: payload, options: options)
     }
 
     private func completeCommissioning(_ id: StructureID, session: String) async throws -> [CommissioningOutcomeRow] {
@@ -155,17 +159,36 @@ extension DaemonRuntime {
         }
     }
 
-    /// The HTTPS API's `commissioning` event: `{structure, session, payloadId, stage, nodeId?, error?}`.
+    /// The HTTPS API's `commissioning` event: `{structure, session, payloadId, stage, time, nodeId, error,
+    /// failedStage, name, room, warning}`, null for what the stage does not have (`tbrctl --json matter
+    /// commission`'s names).
     private func publishCommissioningToAPI(_ progress: CommissioningProgress) async {
         guard apiEvents.hasSubscribers else { return }
         struct StageEvent: Encodable {
-            var structure: String, session: String, payloadId: String, stage: String
-            var nodeId: UInt64?, error: String?, failedStage: String?
+            var structure: String, session: String, payloadId: String, stage: String, time: String
+            var nodeId: UInt64?, error: String?, failedStage: String?, name: String?, room: String?, warning: String?
+
+            func encode(to encoder: any Encoder) throws {
+                enum Keys: String, CodingKey { case structure, session, payloadId, stage, time, nodeId, error, failedStage, name, room, warning }
+                var c = encoder.container(keyedBy: Keys.self)
+                try c.encode(structure, forKey: .structure)
+                try c.encode(session, forKey: .session)
+                try c.encode(payloadId, forKey: .payloadId)
+                try c.encode(stage, forKey: .stage)
+                try c.encode(time, forKey: .time)
+                try c.encode(nodeId, forKey: .nodeId)
+                try c.encode(error, forKey: .error)
+                try c.encode(failedStage, forKey: .failedStage)
+                try c.encode(name, forKey: .name)
+                try c.encode(room, forKey: .room)
+                try c.encode(warning, forKey: .warning)
+            }
         }
         let name = (try? await info(progress.structure).name) ?? progress.structure.rawValue
         let event = StageEvent(
             structure: name, session: progress.session.rawValue, payloadId: progress.payloadID, stage: progress.stage.rawValue,
-            nodeId: progress.nodeID?.rawValue, error: progress.error, failedStage: progress.failedStage?.rawValue)
+            time: progress.time.description, nodeId: progress.nodeID?.rawValue, error: progress.error,
+            failedStage: progress.failedStage?.rawValue, name: progress.name, room: progress.room, warning: progress.warning)
         if let encoded = APIEventHub.Event.encoding("commissioning", event) { apiEvents.publish(encoded) }
     }
 }

@@ -87,7 +87,7 @@ extension DaemonRuntime {
     }
 
     /// Changes the rooms of structure `id` with `change` (which returns them as changed) and signals `Rooms`.
-    private func changeRooms(_ id: StructureID, _ change: (BorderRouterService) async throws -> [String]) async throws {
+    func changeRooms(_ id: StructureID, _ change: (BorderRouterService) async throws -> [String]) async throws {
         let rooms = try await change(service)
         emitStructureChanged(id, [.rooms: rooms.dbusValue])
     }

@@ -150,11 +150,7 @@ extension DaemonRuntime {
                     try await self.joinNetwork(id, tlvs: try call.argument(0), options: try call.argument(1)).arguments
                 },
                 method(API.leaveNetwork) { [self] _ in
-                    do { try await self.requireOnline(id).leaveNetwork() } catch {
-                        await self.infoCache.invalidate(id)
-                        throw error
-                    }
-                    await self.infoCache.invalidate(id)
+                    try await self.leaveNetwork(id)
                     return []
                 },
                 method(API.getActiveDataset) { [self] _ in [.bytes(try await self.dataset(id, pending: false))] },
@@ -275,6 +271,7 @@ extension DaemonRuntime {
             validSeconds: UInt16(clamping: response.validDurationSeconds))
     }
 
+    /// `JoinNetwork`'s options read (the D-Bus adapter), then ``joinNetwork(_:tlvs:scope:)``.
     private func joinNetwork(_ id: DeviceID, tlvs: [UInt8], options: [String: DBusValue]) async throws -> JoinNetworkReply {
         let thisRouterOnly = TBRDBusAPI.BorderRouter.thisRouterOnlyOption
         var scope = ThreadNetworkManagementTrait.JoinScope.wholeNetwork
@@ -285,6 +282,12 @@ extension DaemonRuntime {
         for key in options.keys where key != thisRouterOnly {
             throw DaemonError.invalid("unknown JoinNetwork option \(Quoted(key)) (known: \(thisRouterOnly))")
         }
+        return try await joinNetwork(id, tlvs: tlvs, scope: scope)
+    }
+
+    /// Router `id` joins the network of Active dataset `tlvs`: alone, or with its whole mesh (through a
+    /// Pending dataset, the agent's delay before the move in the answer).
+    func joinNetwork(_ id: DeviceID, tlvs: [UInt8], scope: ThreadNetworkManagementTrait.JoinScope) async throws -> JoinNetworkReply {
         let router = try await requireOnline(id)
         let response = await router.joinNetwork(.init(operationalDatasetTlvs: tlvs, scope: scope))
         await infoCache.invalidate(id)
@@ -295,7 +298,17 @@ extension DaemonRuntime {
         return JoinNetworkReply(status: OperationStatus(response.status), delayMs: delay, message: response.message ?? "")
     }
 
-    private func dataset(_ id: DeviceID, pending: Bool) async throws -> [UInt8] {
+    /// Router `id` leaves its network.
+    func leaveNetwork(_ id: DeviceID) async throws {
+        do { try await requireOnline(id).leaveNetwork() } catch {
+            await infoCache.invalidate(id)
+            throw error
+        }
+        await infoCache.invalidate(id)
+    }
+
+    /// The Active (or Pending) dataset of router `id`, as TLVs.
+    func dataset(_ id: DeviceID, pending: Bool) async throws -> [UInt8] {
         let summary = try await summary(id)
         guard summary.isOnline else {
             throw DBusError(DaemonError.unavailable, "the otbr-agent of \(id) is not answering")

@@ -1,5 +1,7 @@
+import Glibc
 import HTTP
 import HTTPServer
+import TBRTestKit
 import Testing
 
 /// The libmicrohttpd server the simulators serve REST with, driven by tbrd's own HTTP client: each
@@ -30,6 +32,47 @@ import Testing
             return try await group.reduce(into: [Int: String]()) { $0[$1.0] = $1.1 }
         }
         #expect((0..<20).allSatisfy { answers[$0] == "GET /n\($0) - " })
+    }
+
+    /// One client address may hold only so many connections: the next is closed unanswered, and once
+    /// one of its connections ends, it is served again.
+    @Test func oneAddressCannotTakeEveryConnection() async throws {
+        let server = try HTTPServer.start(host: "127.0.0.1", port: 0, limits: HTTPServer.Limits(connections: 16, connectionsPerAddress: 2)) { _ in
+            HTTPServerResponse(status: 204)
+        }
+        defer { server.stop() }
+        func connect() throws -> Int32 {
+            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_port = server.port.bigEndian
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            let rc = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
+            try #require(fd >= 0 && rc == 0)
+            var bound = timeval(tv_sec: 30, tv_usec: 0)  // bounds a failing test's wait only
+            setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &bound, socklen_t(MemoryLayout<timeval>.size))
+            return fd
+        }
+        /// A request on `fd` and the first bytes of the answer; empty when the server closed it unanswered.
+        func ask(_ fd: Int32) -> String {
+            let request = Array("GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".utf8)
+            _ = request.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            var buffer = [UInt8](repeating: 0, count: 64)
+            let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            return n > 0 ? String(decoding: buffer[..<n], as: UTF8.self) : ""
+        }
+        let first = try connect(), second = try connect()
+        let third = try connect()
+        #expect(ask(third) == "", "a third connection from the same address is closed unanswered")
+        close(third)
+        #expect(ask(first).hasPrefix("HTTP/1.1 204"), "the first two are served")
+        close(first)
+        close(second)
+        try await eventually("the address is served again once its connections ended") {
+            let fd = try connect()
+            defer { close(fd) }
+            return ask(fd).hasPrefix("HTTP/1.1 204")
+        }
     }
 
     @Test func anAddressThatIsNotOneIsRefused() {

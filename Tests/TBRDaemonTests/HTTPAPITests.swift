@@ -12,24 +12,24 @@ import HTTPAPIRouting
 /// events with resume; TLS with the fingerprint `tbrctl api info` shows; and a hostile client.
 @Suite struct HTTPAPITests {
     /// The API's base URL once tbrd runs with `http-listen = 127.0.0.1:0` (the port it got).
-    private static func base(_ env: DaemonEnvironment, scheme: String = "http") async throws -> String {
+    static func base(_ env: DaemonEnvironment, scheme: String = "http") async throws -> String {
         let info = try await tbrctlJSON(env, ["api", "info"])
         let listen = try #require((info as? [String: Any])?["listen"] as? String)
         return "\(scheme)://\(listen)"
     }
 
-    private static func tbrctl(_ env: DaemonEnvironment, _ arguments: [String]) async throws -> ProcessResult {
+    static func tbrctl(_ env: DaemonEnvironment, _ arguments: [String]) async throws -> ProcessResult {
         try await ProcessRunner.run(try Executables.product("tbrctl"), ["--bus", env.address] + arguments)
     }
 
-    private static func tbrctlJSON(_ env: DaemonEnvironment, _ arguments: [String]) async throws -> Any {
+    static func tbrctlJSON(_ env: DaemonEnvironment, _ arguments: [String]) async throws -> Any {
         let r = try await tbrctl(env, ["--json"] + arguments)
         #expect(r.status == 0, "tbrctl \(arguments): \(r.stderr)")
         return try JSONSerialization.jsonObject(with: Data(r.stdout.utf8), options: [.fragmentsAllowed])
     }
 
     /// A token of `scope`, remembered as a secret (it must never reach tbrd's log).
-    private static func token(_ env: DaemonEnvironment, _ name: String, _ scope: String) async throws -> String {
+    static func token(_ env: DaemonEnvironment, _ name: String, _ scope: String) async throws -> String {
         let created = try #require(try await tbrctlJSON(env, ["api", "token", "create", name, "--scope", scope]) as? [String: Any])
         #expect(created["name"] as? String == name && created["scope"] as? String == scope)
         let token = try #require(created["token"] as? String)
@@ -38,7 +38,7 @@ import HTTPAPIRouting
     }
 
     /// curl's answer: the status and the body.
-    private struct Answer {
+    struct Answer {
         var status: Int
         var body: String
         var headers: String
@@ -46,7 +46,7 @@ import HTTPAPIRouting
         var problemType: String? { (json as? [String: Any])?["type"] as? String }
     }
 
-    private static func curl(_ arguments: [String], token: String? = nil) async throws -> Answer {
+    static func curl(_ arguments: [String], token: String? = nil) async throws -> Answer {
         let directory = try TemporaryDirectory.make(prefix: "tbrd-curl")
         defer { try? FileManager.default.removeItem(at: directory) }
         let headers = directory.appendingPathComponent("headers").path
@@ -59,7 +59,7 @@ import HTTPAPIRouting
     }
 
     /// Whether two parsed JSON values are equal.
-    private static func same(_ a: Any?, _ b: Any?) -> Bool {
+    static func same(_ a: Any?, _ b: Any?) -> Bool {
         switch (a, b) {
         case (let x as [String: Any], let y as [String: Any]):
             return x.count == y.count && x.allSatisfy { key, value in y[key].map { same(value, $0) } ?? false }
@@ -171,21 +171,18 @@ import HTTPAPIRouting
             let curl = try Executables.find("curl", package: "curl")
             let stream = try TestProcess(
                 curl, ["-s", "-N", "-H", "Authorization: Bearer \(token)", "\(base)/api/v1/events"], directory: env.directory)
-            // The stream is open once tbrd has a subscriber; a ping through the journal proves it.
+            // The stream says it is open (": open") once tbrd has subscribed it: every event from then on reaches it.
+            try await eventually("the stream is open", wakingOn: stream.wakeups) { stream.stdout.contains(": open") }
             let body = ["-H", "Content-Type: application/json", "-d", #"{"durationSeconds": 30}"#, "\(base)/api/v1/routers/wpan0/epskc"]
-            var sequence = 0
-            try await eventually("the activation arrives on the stream", timeout: .seconds(20), wakingOn: stream.wakeups) {
-                if !stream.stdout.contains("event: epskc") {
-                    // Until the stream is subscribed, an activation may come before it; each try is journalled.
-                    let started = try await Self.curl(body, token: token)
-                    if let key = (started.json as? [String: Any])?["epskc"] as? String { env.secrets.append(key) }
-                    _ = try await Self.curl(["-X", "DELETE", "\(base)/api/v1/routers/wpan0/epskc"], token: token)
-                }
-                return stream.stdout.contains("epskcModeDeactivated")
+            let started = try await Self.curl(body, token: token)
+            if let key = (started.json as? [String: Any])?["epskc"] as? String { env.secrets.append(key) }
+            #expect(try await Self.curl(["-X", "DELETE", "\(base)/api/v1/routers/wpan0/epskc"], token: token).status == 204)
+            try await eventually("the activation and its end arrive on the stream", timeout: .seconds(20), wakingOn: stream.wakeups) {
+                stream.stdout.contains("epskcModeDeactivated")
             }
             let ids = stream.stdout.split(separator: "\n").compactMap { $0.hasPrefix("id: ") ? Int($0.dropFirst(4)) : nil }
-            #expect(ids.count >= 2 && ids == ids.sorted(), "journal sequences as ids, in order")
-            sequence = ids[ids.count - 2]
+            try #require(ids.count == 2 && ids == ids.sorted(), "journal sequences as ids, in order: \(ids)")
+            let sequence = ids[0]
             #expect(stream.stdout.contains(#""reason":"cancelled""#))
 
             // Resuming after the activation replays exactly what came after it.
@@ -266,15 +263,19 @@ import HTTPAPIRouting
         #expect(document["openapi"] as? String == "3.1.0")
         let paths = try #require(document["paths"] as? [String: [String: Any]])
         #expect(Set(paths.keys) == Set(OpenAPIDocument.operations.map(\.path)))
-        for (path, methods) in OpenAPIDocument.operations {
-            #expect(Set(paths[path]?.keys.map { $0 } ?? []) == Set(methods), "\(path)")
+        let documented = Dictionary(grouping: OpenAPIDocument.operations, by: \.path)
+        for (path, operations) in documented {
+            #expect(Set(paths[path]?.keys.map { $0 } ?? []) == Set(operations.map(\.method)), "\(path)")
             let concrete = path.replacingOccurrences(of: "{id}", with: "wpan0").replacingOccurrences(of: "{name}", with: "Home")
+                .replacingOccurrences(of: "{router}", with: "wpan0").replacingOccurrences(of: "{room}", with: "Kitchen")
             for method in ["get", "put", "post", "delete", "patch"] {
-                let matched = APIRoute.match(method: method.uppercased(), path: concrete)
-                if methods.contains(method) {
-                    #expect((try? matched.get()) != nil, "\(method) \(path) is documented but not routed")
+                let matched = try? APIRoute.match(method: method.uppercased(), path: concrete).get()
+                if let op = operations.first(where: { $0.method == method }) {
+                    #expect(matched == op.route, "\(method) \(path) is documented as \(op.route) but routed to \(String(describing: matched))")
+                    let summary = (paths[path]?[method] as? [String: Any])?["summary"] as? String ?? ""
+                    #expect(summary.hasSuffix("scope " + op.route.scope.rawValue), "\(method) \(path): \(summary)")
                 } else {
-                    #expect((try? matched.get()) == nil, "\(method) \(path) is routed but not documented")
+                    #expect(matched == nil, "\(method) \(path) is routed but not documented")
                 }
             }
         }

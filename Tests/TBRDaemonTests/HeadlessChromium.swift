@@ -94,7 +94,7 @@ final class HeadlessChromium: @unchecked Sendable {
               if (check()) { resolve(true); return; }
               const observer = new MutationObserver(() => { if (check()) { observer.disconnect(); resolve(true); } });
               observer.observe(document, { subtree: true, childList: true, characterData: true, attributes: true });
-              setTimeout(() => { observer.disconnect(); reject(new Error("timed out waiting for: \(what)")); }, \(seconds * 1000));
+              setTimeout(() => { observer.disconnect(); reject(new Error("timed out waiting for: \(what); the page ends: " + document.body.textContent.replace(/\\s+/g, " ").slice(-600))); }, \(seconds * 1000));
             })
             """
         try await evaluate(script)

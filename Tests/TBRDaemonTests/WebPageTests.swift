@@ -55,6 +55,16 @@ import Testing
                 try await browser.waitFor(
                     "document.querySelector('[data-structure=\"Home\"] [role=status]').textContent === 'Internet access is none'", "the new policy")
                 try await browser.screenshot("web-5-policy")
+
+                // The mesh as a picture (Graphviz's SVG, fetched with the token), and the doctor's checks.
+                try await browser.evaluate("document.querySelector('button[data-mesh=\"wpan0\"]').click()")
+                try await browser.waitFor(
+                    "(() => { const i = document.getElementById('mesh-picture'); return i.dataset.loaded === 'true' && i.naturalWidth > 0 && i.alt.startsWith('Thread mesh of wpan0: '); })()",
+                    "the mesh picture")
+                try await browser.screenshot("web-6-mesh")
+                try await browser.evaluate("document.querySelector('button[data-doctor=\"wpan0\"]').click()")
+                try await browser.waitFor("document.querySelector('#doctor-checks [data-check=\"agent-reachable\"].check-pass')", "the doctor's checks")
+                try await browser.screenshot("web-7-doctor")
                 let policy = try await ProcessRunner.run(tbrctl, ["--bus", env.address, "--json", "structure", "policy", "Home"])
                 #expect(policy.stdout.contains("\"internetAccessOption\" : \"none\""), "\(policy.stdout)")
                 // Nothing of the token in the page's address.
@@ -64,6 +74,50 @@ import Testing
                 throw error
             }
             await browser.close()
+        }
+    }
+
+    @Test func aPersonCommissionsAMatterDeviceAndSeesEachStage() async throws {
+        try await withDaemon { env throws in
+            // The rig holds matter-sim: it runs as long as the rig is kept.
+            let rig = try await CommissioningRig.start(env, matterSim: CommissioningTests.simulated, extra: "http-listen = 127.0.0.1:0\n")
+            let tbrctl = try Executables.product("tbrctl")
+            let info = try await ProcessRunner.run(tbrctl, ["--bus", env.address, "--json", "api", "info"])
+            let listen = try #require((try JSONSerialization.jsonObject(with: Data(info.stdout.utf8)) as? [String: Any])?["listen"] as? String)
+            let created = try await ProcessRunner.run(tbrctl, ["--bus", env.address, "--json", "api", "token", "create", "browser", "--scope", "admin"])
+            let token = try #require((try JSONSerialization.jsonObject(with: Data(created.stdout.utf8)) as? [String: Any])?["token"] as? String)
+            env.secrets.append(token)
+            let code = CommissioningRig.code(discriminator: 100)
+            env.secrets.append(code)
+
+            let browser = try await HeadlessChromium(directory: env.directory)
+            do {
+                try await browser.send("Page.enable")
+                try await browser.navigate("http://\(listen)/")
+                try await browser.waitFor("document.getElementById('token') && document.readyState === 'complete'", "the sign-in form")
+                try await browser.evaluate("document.getElementById('token').value = \(Self.quoted(token)); document.querySelector('#signin-form button').click()")
+                try await browser.waitFor(
+                    "document.querySelector('#commission-structure option[value=\"Home\"]') && document.body.dataset.live === 'true'",
+                    "the structures to commission into, and the live events")
+                try await browser.evaluate(
+                    "document.getElementById('commission-code').value = \(Self.quoted(code)); document.getElementById('commission-name').value = 'Lamp'; "
+                        + "document.querySelector('#commission-form button').click()")
+                try await browser.waitFor(
+                    "document.querySelector('#commission-stages [data-stage=\"complete\"], #commission-stages [data-stage=\"failed\"]')",
+                    "the last stage", seconds: 90)
+                try await browser.screenshot("web-8-commissioned")
+                let stages = try #require(
+                    try await browser.evaluate("[...document.querySelectorAll('#commission-stages li')].map(l => l.dataset.stage).join(' ')") as? String)
+                #expect(stages.hasPrefix("queued") && stages.hasSuffix("complete") && stages.contains("nodeAdded"), "\(stages)")
+                let last = try await browser.evaluate("document.querySelector('#commission-stages li:last-child').textContent") as? String
+                #expect(last?.contains("named Lamp") == true, "\(last ?? "")")
+                #expect(try await browser.evaluate("document.getElementById('commission-code').value") as? String == "", "the code is not left in the form")
+            } catch {
+                await browser.close()
+                throw error
+            }
+            await browser.close()
+            withExtendedLifetime(rig) {}
         }
     }
 

@@ -1,6 +1,7 @@
 import DBus
 import TBRCommandLine
 import TBRDBusAPI
+import TBRDocuments
 
 /// `tbrctl doctor [-d ROUTER]`: tbrd's checks of a border router and of this host.
 struct Doctor: ControlCommand {
@@ -53,26 +54,7 @@ struct Doctor: ControlCommand {
     }
 }
 
-/// What `tbrctl doctor` prints; its JSON form is `{router, checks: [{id, status, message, fix}]}`.
-struct DoctorReport: Sendable, Encodable {
-    var router: String?
-    var checks: [DiagnosticRow]
-
-    private enum Keys: String, CodingKey { case router, checks, id, status, message, fix }
-
-    func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: Keys.self)
-        try c.encode(router, forKey: .router)
-        var list = c.nestedUnkeyedContainer(forKey: .checks)
-        for check in checks {
-            var e = list.nestedContainer(keyedBy: Keys.self)
-            try e.encode(check.id, forKey: .id)
-            try e.encode(check.status, forKey: .status)
-            try e.encode(check.message, forKey: .message)
-            try e.encode(check.fix, forKey: .fix)
-        }
-    }
-
+extension DoctorReport {
     /// One line per check (status, id, message), the fix indented below a check that did not pass.
     func render() -> String {
         let width = checks.map(\.id.count).max() ?? 0

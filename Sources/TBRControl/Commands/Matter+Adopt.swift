@@ -1,5 +1,6 @@
 import MatterOnboarding
 import TBRCommandLine
+import TBRDocuments
 import TBRFoundation
 
 extension Matter {

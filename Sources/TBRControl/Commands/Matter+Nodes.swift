@@ -2,6 +2,7 @@ import DBus
 import DeviceModel
 import TBRCommandLine
 import TBRDBusAPI
+import TBRDocuments
 import TBRFoundation
 
 extension Matter {
@@ -93,67 +94,5 @@ extension Matter {
             }
             return .success
         }
-    }
-}
-
-/// One node of `tbrctl matter nodes`: `{structure, nodeId, vendorId, productId, commissionedAt, name, room}`.
-struct MatterNodeView: Sendable, Hashable, Encodable {
-    var structure: String
-    var nodeId: UInt64
-    var vendorId: UInt16?
-    var productId: UInt16?
-    var commissionedAt: WallTime
-    var name: String?
-    var room: String?
-
-    init(structure: String, _ row: MatterNodeRow) {
-        self.structure = structure
-        nodeId = row.nodeId
-        vendorId = row.vendorId == 0 ? nil : row.vendorId
-        productId = row.productId == 0 ? nil : row.productId
-        commissionedAt = WallTime(milliseconds: row.commissionedAt)
-        name = row.name.isEmpty ? nil : row.name
-        room = row.room.isEmpty ? nil : row.room
-    }
-
-    private enum CodingKeys: String, CodingKey { case structure, nodeId, vendorId, productId, commissionedAt, name, room }
-
-    func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(structure, forKey: .structure)
-        try c.encode(nodeId, forKey: .nodeId)
-        try c.encode(vendorId, forKey: .vendorId)
-        try c.encode(productId, forKey: .productId)
-        try c.encode(commissionedAt.description, forKey: .commissionedAt)
-        try c.encode(name, forKey: .name)
-        try c.encode(room, forKey: .room)
-    }
-}
-
-/// One node of `tbrctl matter nodes --unclaimed`: `{nodeId, vendorId, productId, available, label}`.
-struct UnclaimedNodeView: Sendable, Hashable, Encodable {
-    var nodeId: UInt64
-    var vendorId: UInt16?
-    var productId: UInt16?
-    var available: Bool
-    var label: String?
-
-    init(_ row: UnclaimedMatterNodeRow) {
-        nodeId = row.nodeId
-        vendorId = row.vendorId == 0 ? nil : row.vendorId
-        productId = row.productId == 0 ? nil : row.productId
-        available = row.available
-        label = row.label.isEmpty ? nil : row.label
-    }
-
-    private enum CodingKeys: String, CodingKey { case nodeId, vendorId, productId, available, label }
-
-    func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(nodeId, forKey: .nodeId)
-        try c.encode(vendorId, forKey: .vendorId)
-        try c.encode(productId, forKey: .productId)
-        try c.encode(available, forKey: .available)
-        try c.encode(label, forKey: .label)
     }
 }

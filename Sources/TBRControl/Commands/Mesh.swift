@@ -1,4 +1,5 @@
 import TBRCommandLine
+import TBRDocuments
 
 /// `tbrctl mesh [-d ROUTER] [--format text|json|dot]`: the Thread mesh around one border router.
 struct Mesh: ControlCommand {

@@ -1,6 +1,7 @@
 import DeviceModel
 import TBRCommandLine
 import TBRDBusAPI
+import TBRDocuments
 import TBRFoundation
 
 extension Network {
@@ -69,56 +70,5 @@ extension Network {
                     ]
                 })
         }
-    }
-}
-
-/// One network of a structure's directory, as `tbrctl --json network list` prints it.
-struct NetworkEntry: Encodable, Sendable {
-    var structure: String
-    var extPanId: String
-    var networkName: String
-    var channel: Int?
-    var activeTimestamp: UInt64?
-    var source: String
-    var sourceDetail: String
-    var lastSeen: WallTime
-    var routers: [String]
-    var credentials: Bool
-    var preferred: Bool
-    var stale: Bool
-
-    init(structure: String, _ row: NetworkRow) {
-        self.structure = structure
-        extPanId = row.extPanId
-        networkName = row.networkName
-        channel = row.channel == 0 ? nil : Int(row.channel)
-        activeTimestamp = row.activeTimestamp == 0 ? nil : row.activeTimestamp
-        source = row.source
-        sourceDetail = row.sourceDetail
-        lastSeen = WallTime(secondsSinceEpoch: row.lastSeenAt)
-        routers = row.routers
-        credentials = row.credentials
-        preferred = row.preferred
-        stale = row.stale
-    }
-
-    private enum CodingKeys: String, CodingKey {
-        case structure, extPanId, networkName, channel, activeTimestamp, source, sourceDetail, lastSeen, routers, credentials, preferred, stale
-    }
-
-    func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(structure, forKey: .structure)
-        try c.encode(extPanId, forKey: .extPanId)
-        try c.encode(networkName, forKey: .networkName)
-        try c.encode(channel, forKey: .channel)
-        try c.encode(activeTimestamp, forKey: .activeTimestamp)
-        try c.encode(source, forKey: .source)
-        try c.encode(sourceDetail, forKey: .sourceDetail)
-        try c.encode(lastSeen, forKey: .lastSeen)
-        try c.encode(routers, forKey: .routers)
-        try c.encode(credentials, forKey: .credentials)
-        try c.encode(preferred, forKey: .preferred)
-        try c.encode(stale, forKey: .stale)
     }
 }

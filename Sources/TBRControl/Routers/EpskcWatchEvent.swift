@@ -19,8 +19,3 @@ extension EpskcWatchEvent {
         }
     }
 }
-
-extension WallTime {
-    /// The moment `milliseconds` after the Unix epoch (tbrd's `x` times).
-    init(milliseconds: Int64) { self.init(secondsSinceEpoch: Double(milliseconds) / 1000) }
-}

@@ -64,6 +64,8 @@ final class APIEventHub: Sendable {
         }
         subscribers.withLock { $0[id] = Subscriber(stream: stream, held: holding ? [] : nil) }
         stream.onClose { [weak self] in self?.unsubscribe(id) }
+        // A first comment: the client knows its stream is open, and every event from now on reaches it.
+        _ = stream.send(Array(": open\n\n".utf8))
         return (id, stream)
     }
 

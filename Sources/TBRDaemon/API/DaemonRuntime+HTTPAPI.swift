@@ -3,6 +3,7 @@ import DBus
 import DeviceModel
 import FoundationEssentials
 import HTTPServer
+import MeshCoP
 import Store
 import TBRDBusAPI
 import TBRDocuments
@@ -61,7 +62,47 @@ extension DaemonRuntime {
             logger.info("API: ePSKc stopped", [("router", id.rawValue), ("token", principal.tokenName)])
             try await epskcDeactivation(id)
             return HTTPServerResponse(status: 204, headers: Self.securityHeaders)
+        case .mesh(let text): return try Self.json(await meshView(try await resolve(text)))
+        case .meshPicture(let text):
+            return HTTPServerResponse(status: 200, contentType: "image/svg+xml", headers: Self.securityHeaders, body: try await meshPicture(try await resolve(text)))
+        case .doctor(let text): return try Self.json(await doctorReport(text))
+        case .dataset(let text):
+            let flags = try Self.flags(request.query, allowed: ["pending", "revealSecrets"])
+            let dataset = try await operationalDataset(try await resolve(text), pending: flags.contains("pending"))
+            return try Self.json(dataset, revealSecrets: flags.contains("revealSecrets"))
+        case .join(let text):
+            let body = try Self.decode(JoinRequest.self, request)
+            let id = try await resolve(text)
+            logger.info("API: join requested", [("router", id.rawValue), ("token", principal.tokenName)])
+            return try Self.json(await join(id, datasetHex: body.dataset, thisRouterOnly: body.thisRouterOnly ?? false))
+        case .leave(let text):
+            let id = try await resolve(text)
+            logger.info("API: leave requested", [("router", id.rawValue), ("token", principal.tokenName)])
+            try await leaveNetwork(id)
+            return try Self.json(["router": id.rawValue, "status": "success"])
         case .structures: return try Self.json(await structureViews())
+        case .createStructure:
+            let body = try Self.decode(StructureRequest.self, request)
+            logger.info("API: structure created", [("structure", body.name), ("token", principal.tokenName)])
+            return try Self.json(await createdStructure(body.name), status: 201)
+        case .structure(let name): return try Self.json(await structureView(try await structure(named: name)))
+        case .deleteStructure(let name):
+            try await deleteStructure(name)
+            logger.info("API: structure deleted", [("structure", name), ("token", principal.tokenName)])
+            return try Self.json(["deleted": name])
+        case .addRouter(let name, let router): return try Self.json(await structureAfter(name, router: router, add: true))
+        case .removeRouter(let name, let router): return try Self.json(await structureAfter(name, router: router, add: false))
+        case .rooms(let name): return try Self.json(await rooms(name))
+        case .addRoom(let name, let room): return try Self.json(await rooms(name, adding: room))
+        case .removeRoom(let name, let room): return try Self.json(await rooms(name, removing: room))
+        case .networks(let name): return try Self.json(await networkEntries(name))
+        case .nodes(let name): return try Self.json(await matterNodeViews(name))
+        case .commission(let name):
+            let body = try Self.decode(CommissionRequest.self, request)
+            let started = try await startCommissioning(name, body)
+            logger.info(
+                "API: commissioning started", [("structure", started.structure), ("codes", String(body.codes.count)), ("token", principal.tokenName)])
+            return try Self.json(started, status: 202)
         case .policy(let name): return try Self.json(await policyView(name))
         case .setPolicy(let name):
             let body = try Self.decode(PolicyRequest.self, request)
@@ -122,8 +163,26 @@ extension DaemonRuntime {
         return encoder
     }
 
-    static func json<T: Encodable>(_ value: T, status: Int = 200) throws -> HTTPServerResponse {
-        HTTPServerResponse(status: status, contentType: "application/json", headers: securityHeaders, body: Array(try encoder().encode(value)))
+    /// `value` as JSON; secrets (network key, PSKc) redacted unless `revealSecrets` (MeshCoP's `Secrets`).
+    static func json<T: Encodable>(_ value: T, status: Int = 200, revealSecrets: Bool = false) throws -> HTTPServerResponse {
+        let encoder = encoder()
+        encoder.userInfo[.revealSecrets] = revealSecrets
+        return HTTPServerResponse(status: status, contentType: "application/json", headers: securityHeaders, body: Array(try encoder.encode(value)))
+    }
+
+    /// The flags a query sets (`pending=true&revealSecrets=true`): each `NAME=true`, `NAME=false` or a
+    /// bare `NAME`; anything else is refused rather than ignored.
+    static func flags(_ query: String, allowed: Set<String>) throws -> Set<String> {
+        var set: Set<String> = []
+        for pair in query.split(separator: "&") {
+            let parts = pair.split(separator: "=", maxSplits: 1).map(String.init)
+            guard let name = parts.first, allowed.contains(name), parts.count == 1 || parts[1] == "true" || parts[1] == "false" else {
+                throw DaemonError.invalid(
+                    "the query \(Quoted(String(pair.prefix(100)))) is not understood here (known: \(allowed.sorted().map { $0 + "=true" }.joined(separator: ", ")))")
+            }
+            if parts.count == 1 || parts[1] == "true" { set.insert(name) }
+        }
+        return set
     }
 
     static func problem(_ problem: APIProblem) -> HTTPServerResponse {

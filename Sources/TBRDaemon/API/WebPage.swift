@@ -15,10 +15,12 @@ enum WebPage {
         }
     }
 
-    /// The page's own files and the API only; no inline script or style, no frames.
+    /// The page's own files and the API only; no inline script or style, no frames. Images may be
+    /// `blob:` URLs: the mesh picture is fetched with the token and shown from memory (an `<img>`
+    /// never runs a script an SVG might hold).
     static let headers = [
         "Cache-Control": "no-cache", "X-Content-Type-Options": "nosniff", "X-Frame-Options": "DENY", "Referrer-Policy": "no-referrer",
-        "Content-Security-Policy": "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
+        "Content-Security-Policy": "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' blob:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
     ]
 
     /// The answer to a `GET` of a page file, or nil.

@@ -6,6 +6,18 @@ let token = sessionStorage.getItem("tbrd-token") || "";
 let epskc = null; // {router, until, timer}
 let lastEventId = null;
 let streamAbort = null;
+let commissioning = null; // {session}
+const recentStages = []; // the last commissioning events: a session's first stages may come before its answer
+let meshURL = null;
+
+async function authorized(path) {
+  const r = await fetch("/api/v1/" + path, { headers: { Authorization: "Bearer " + token } });
+  if (!r.ok) {
+    const data = await r.json().catch(() => ({}));
+    throw new Error(data.detail || ("HTTP " + r.status));
+  }
+  return r;
+}
 
 async function api(method, path, body) {
   const headers = { Authorization: "Bearer " + token };
@@ -35,7 +47,7 @@ async function signIn(candidate) {
   }
   sessionStorage.setItem("tbrd-token", token);
   $("signin").hidden = true;
-  for (const id of ["routers", "structures", "events"]) $(id).hidden = false;
+  for (const id of ["routers", "structures", "commission", "events"]) $(id).hidden = false;
   $("signout").hidden = false;
   $("who").textContent = "Signed in";
   await Promise.all([showRouters(), showStructures()]);
@@ -68,8 +80,91 @@ async function showRouters() {
       td.textContent = "-";
     }
     tr.append(td);
+    const look = document.createElement("td");
+    if (r.online) {
+      const m = text("button", "Mesh", { type: "button", "data-mesh": r.id });
+      m.addEventListener("click", () => showMesh(r.id));
+      const d = text("button", "Doctor", { type: "button", "data-doctor": r.id });
+      d.addEventListener("click", () => runDoctor(r.id));
+      look.append(m, " ", d);
+    } else {
+      look.textContent = "-";
+    }
+    tr.append(look);
     rows.append(tr);
   }
+}
+
+async function showMesh(router) {
+  $("mesh").hidden = false;
+  $("mesh-router").textContent = router;
+  $("mesh-summary").textContent = "Reading the mesh…";
+  const picture = $("mesh-picture");
+  try {
+    const path = "routers/" + encodeURIComponent(router);
+    const mesh = await api("GET", path + "/mesh");
+    const routers = mesh.nodes.filter((n) => n.role !== "child").length;
+    const summary = "Thread mesh of " + router + ": " + routers + " router" + (routers === 1 ? "" : "s") + " and " +
+      (mesh.nodes.length - routers) + " child" + (mesh.nodes.length - routers === 1 ? "" : "ren");
+    const svg = await (await authorized(path + "/mesh.svg")).blob();
+    if (meshURL) URL.revokeObjectURL(meshURL);
+    meshURL = URL.createObjectURL(svg);
+    delete picture.dataset.loaded;
+    picture.onload = () => { picture.dataset.loaded = "true"; $("mesh-summary").textContent = summary; };
+    picture.onerror = () => { $("mesh-summary").textContent = "The mesh picture does not load."; };
+    picture.alt = summary;
+    picture.src = meshURL;
+  } catch (e) {
+    $("mesh-summary").textContent = "The mesh cannot be shown: " + e.message;
+  }
+}
+
+async function runDoctor(router) {
+  $("doctor").hidden = false;
+  $("doctor-router").textContent = router;
+  const list = $("doctor-checks");
+  list.replaceChildren(text("li", "Checking…"));
+  try {
+    const report = await api("GET", "routers/" + encodeURIComponent(router) + "/doctor");
+    list.replaceChildren(...report.checks.map((c) => {
+      const li = text("li", null, { "data-check": c.id, class: "check-" + c.status });
+      li.append(text("strong", c.status === "pass" ? "ok" : c.status), " " + c.id + ": " + c.message);
+      if (c.fix) li.append(text("div", "Fix: " + c.fix, { class: "fix" }));
+      return li;
+    }));
+  } catch (e) {
+    list.replaceChildren(text("li", "The doctor could not run: " + e.message));
+  }
+}
+
+async function startCommissioning(ev) {
+  ev.preventDefault();
+  const stages = $("commission-stages");
+  const structure = $("commission-structure").value;
+  const body = { codes: [$("commission-code").value.trim()] };
+  if ($("commission-name").value.trim()) body.name = $("commission-name").value.trim();
+  if ($("commission-room").value.trim()) body.room = $("commission-room").value.trim();
+  stages.replaceChildren(text("li", "Starting…"));
+  stages.scrollIntoView({ block: "nearest" });
+  try {
+    const started = await api("POST", "structures/" + encodeURIComponent(structure) + "/commissioning", body);
+    commissioning = { session: started.session };
+    $("commission-code").value = "";
+    stages.replaceChildren();
+    for (const data of recentStages) commissioningStage(data);
+  } catch (e) {
+    stages.replaceChildren(text("li", "Not started: " + e.message, { class: "error" }));
+  }
+}
+
+function commissioningStage(data) {
+  if (!commissioning || $("commission-stages").querySelector("[data-seen='" + data.payloadId + "-" + data.stage + "']")) return;
+  if (!commissioning || data.session !== commissioning.session) return;
+  let line = data.stage;
+  if (data.stage === "nodeAdded" && data.nodeId) line += " (node " + data.nodeId + ")";
+  if (data.stage === "complete") line += [data.name && "named " + data.name, data.room && "in " + data.room].filter(Boolean).map((p) => ", " + p).join("");
+  if (data.stage === "failed") line += " at " + (data.failedStage || "?") + ": " + (data.error || "no reason given");
+  $("commission-stages").append(text("li", line, { "data-stage": data.stage, "data-seen": data.payloadId + "-" + data.stage }));
 }
 
 async function startKey(router) {
@@ -120,6 +215,7 @@ async function showStructures() {
   list.replaceChildren();
   if (structures.length === 0) list.append(text("p", "No structures (tbrctl structure create NAME)."));
   for (const s of structures) list.append(structurePanel(s));
+  $("commission-structure").replaceChildren(...structures.map((s) => text("option", s.name, { value: s.name })));
 }
 
 function structurePanel(s) {
@@ -190,17 +286,24 @@ async function followEvents() {
             else if (line.startsWith("data: ")) data += line.slice(6);
             else if (line.startsWith("id: ")) id = line.slice(4);
           }
+          if (block.startsWith(": open")) document.body.dataset.live = "true";
           if (!data) continue;
           if (id) lastEventId = id;
           const parsed = JSON.parse(data);
           logEvent(name, parsed);
           if (name === "epskc" && parsed.event === "epskcModeDeactivated") keyEnded(parsed.router, parsed.reason);
           if (name === "router") showRouters().catch(() => {});
+          if (name === "commissioning") {
+            recentStages.push(parsed);
+            if (recentStages.length > 100) recentStages.shift();
+            commissioningStage(parsed);
+          }
         }
       }
     } catch (e) {
       if (streamAbort.signal.aborted) return;
     }
+    delete document.body.dataset.live;
     await new Promise((resolve) => setTimeout(resolve, 2000));
   }
 }
@@ -212,5 +315,6 @@ document.addEventListener("DOMContentLoaded", () => {
   });
   $("signout").addEventListener("click", signOut);
   $("epskc-stop").addEventListener("click", stopKey);
+  $("commission-form").addEventListener("submit", startCommissioning);
   if (token) signIn(token); else $("token").focus();
 });

@@ -1,7 +1,7 @@
-@testable import Firewall
+import TBRFoundation
 import Testing
 
-/// How tbrd runs `nft`: output captured, input written, and a deadline that holds even for a child
+/// How tbrd runs `nft` and `dot`: output captured, input written, and a deadline that holds even for a child
 /// that closes its output and stays.
 @Suite struct SubprocessTests {
     @Test func theOutputTheStatusAndTheInputComeBack() async throws {
@@ -12,11 +12,11 @@ import Testing
     /// A child that closes its output and goes on: the deadline still ends the wait (it used to block
     /// until the child exited, however long that took).
     @Test func aChildThatClosesItsOutputAndStaysIsKilledAtTheDeadline() async throws {
-        do throws(FirewallError) {
+        do throws(Subprocess.Failure) {
             _ = try await Subprocess.run("/bin/sh", ["-c", "exec >&- 2>&- <&-; sleep 60"], input: [], timeout: .seconds(1))
             Issue.record("a child still running after its deadline was reported finished")
         } catch {
-            #expect(error == .nftTimedOut(seconds: 1), "\(error)")
+            #expect(error == .timedOut(seconds: 1), "\(error)")
         }
     }
 }

@@ -1,4 +1,3 @@
-import TBRFoundation
 import Dispatch
 
 #if canImport(Glibc)
@@ -10,21 +9,37 @@ import Musl
 /// Runs a program to completion with bytes on its standard input, capturing its output, without
 /// blocking the caller's thread: the blocking part (writing, reading, `waitpid`) runs on a Dispatch
 /// queue and resumes the caller once. The child gets no descriptor of tbrd's but its three pipes, an
-/// empty signal mask and default signal handlers; it is killed when it outlives `timeout`.
-struct Subprocess {
+/// empty signal mask and default signal handlers; it is killed when it outlives `timeout`. tbrd runs
+/// `nft` (the firewall) and Graphviz's `dot` (the API's mesh picture) through it.
+public struct Subprocess {
+    /// Why a program could not be run to completion.
+    public enum Failure: Error, Hashable, Sendable, CustomStringConvertible {
+        /// A system call failed (its name and `errno`).
+        case system(String, Int32)
+        /// It did not finish within this many seconds and was killed.
+        case timedOut(seconds: Int)
+
+        public var description: String {
+            switch self {
+            case .system(let call, let code): "\(call) failed: \(Errno(code).description)"
+            case .timedOut(let seconds): "it did not finish within \(seconds) s and was killed"
+            }
+        }
+    }
+
     /// What the program did.
-    struct Result: Sendable {
-        var status: Int32
-        var stdout: String
-        var stderr: String
+    public struct Result: Sendable {
+        public var status: Int32
+        public var stdout: String
+        public var stderr: String
     }
 
     /// Runs `executable` (an absolute path) with `arguments`.
-    /// - Throws: ``FirewallError`` when it cannot be started or runs past `timeout`.
-    static func run(_ executable: String, _ arguments: [String], input: [UInt8], timeout: Duration) async throws(FirewallError)
+    /// - Throws: ``Failure`` when it cannot be started or runs past `timeout`.
+    public static func run(_ executable: String, _ arguments: [String], input: [UInt8], timeout: Duration) async throws(Failure)
         -> Result
     {
-        let outcome: Swift.Result<Result, FirewallError> = await withCheckedContinuation { continuation in
+        let outcome: Swift.Result<Result, Failure> = await withCheckedContinuation { continuation in
             DispatchQueue.global().async {
                 continuation.resume(returning: runBlocking(executable, arguments, input: input, timeout: timeout))
             }
@@ -33,7 +48,7 @@ struct Subprocess {
     }
 
     private static func runBlocking(_ executable: String, _ arguments: [String], input: [UInt8], timeout: Duration)
-        -> Swift.Result<Result, FirewallError>
+        -> Swift.Result<Result, Failure>
     {
         var stdinPipe: [Int32] = [-1, -1], stdoutPipe: [Int32] = [-1, -1], stderrPipe: [Int32] = [-1, -1]
         // Close-on-exec from the start (pipe2), so that no other child spawned at the same moment
@@ -131,7 +146,7 @@ struct Subprocess {
             // SIGKILL ends it unless it sleeps in the kernel; a child that still does not go is left
             // behind rather than blocking tbrd.
             _ = reaped(pid, &status, before: ContinuousClock.now.advanced(by: .seconds(1)))
-            return .failure(.nftTimedOut(seconds: Int(timeout.components.seconds)))
+            return .failure(.timedOut(seconds: Int(timeout.components.seconds)))
         }
         let code = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
         return .success(Result(
@@ -176,7 +191,7 @@ struct Subprocess {
 
     /// The absolute path of `tool`: itself when it contains a `/`, else the first executable on `PATH`,
     /// `/usr/sbin` or `/sbin`.
-    static func locate(_ tool: String) -> String? {
+    public static func locate(_ tool: String) -> String? {
         if tool.contains("/") { return access(tool, X_OK) == 0 ? tool : nil }
         let path = getenv("PATH").map { String(cString: $0) } ?? "/usr/bin:/bin"
         for dir in path.split(separator: ":").map(String.init) + ["/usr/sbin", "/sbin"] where !dir.isEmpty {

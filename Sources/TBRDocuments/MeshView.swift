@@ -1,15 +1,20 @@
-import OpenThreadBR
+public import OpenThreadBR
 
 /// What `tbrctl mesh` shows; its JSON form is the contract of `tbrctl mesh --json`: `{router, partitionId,
 /// leaderRouterId, networkData: {onMeshPrefixes: [{prefix, rloc16, preference, omr, flags}], externalRoutes:
 /// [{prefix, rloc16, preference, stable}]}, nodes: [{extAddress, rloc16, role, routerId, source,
 /// linkQualityIn, linkQualityOut, age, mode: {rxOnWhenIdle, fullThreadDevice}, timeout, parent, links:
 /// [{rloc16, linkQualityIn, linkQualityOut}]}]}`, null for what is unknown, RLOC16s as `0x0400`.
-struct MeshView: Sendable, Encodable {
+public struct MeshView: Sendable, Encodable {
     /// The router whose agent was read.
-    var router: String
+    public var router: String
     /// What it read.
-    var topology: MeshTopology
+    public var topology: MeshTopology
+
+    public init(router: String, topology: MeshTopology) {
+        self.router = router
+        self.topology = topology
+    }
 
     private enum Keys: String, CodingKey {
         case router, partitionId, leaderRouterId, networkData, nodes
@@ -19,7 +24,7 @@ struct MeshView: Sendable, Encodable {
         case rxOnWhenIdle, fullThreadDevice
     }
 
-    func encode(to encoder: any Encoder) throws {
+    public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: Keys.self)
         try c.encode(router, forKey: .router)
         try c.encode(topology.partitionID, forKey: .partitionId)
@@ -76,7 +81,7 @@ struct MeshView: Sendable, Encodable {
 
     /// The nodes as a tree: the border router at the root, routers under the first router that links to
     /// them (breadth first), children under their parents; nodes nothing links to are roots of their own.
-    func tree() -> [(depth: Int, node: MeshNode)] {
+    public func tree() -> [(depth: Int, node: MeshNode)] {
         let nodes = topology.nodes
         var routerByRloc: [UInt16: Int] = [:]
         for (i, n) in nodes.enumerated() where n.role != .child { routerByRloc[n.rloc16] = i }
