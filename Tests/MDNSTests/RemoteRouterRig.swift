@@ -53,11 +53,11 @@ final class RemoteRouterRig: @unchecked Sendable {
         guard p.isRunning else { throw TestKitError("otbr-sim did not start: \(p.stderr)") }
     }
 
-    /// Starts tbrd inside the tbrd host (polling REST routers every 200 ms, 2 s per request) and waits
-    /// until it owns io.tbrd.
-    func startDaemon() async throws {
+    /// Starts tbrd inside the tbrd host (polling REST routers every 200 ms, 2 s per request; `extra`
+    /// tbrd.conf lines) and waits until it owns io.tbrd.
+    func startDaemon(extra: String = "") async throws {
         let config = directory.appendingPathComponent("tbrd.conf")
-        try "firewall = off\nrest-poll-interval = 0.2\nrest-timeout = 2\n".write(to: config, atomically: true, encoding: .utf8)
+        try ("firewall = off\nrest-poll-interval = 0.2\nrest-timeout = 2\n" + extra).write(to: config, atomically: true, encoding: .utf8)
         let (ip, arguments) = try inside(
             tbrdHost,
             [try Executables.product("tbrd"), "--bus", tbrdBus.address, "--state-dir", directory.appendingPathComponent("state").path,

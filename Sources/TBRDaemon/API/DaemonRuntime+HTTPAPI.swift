@@ -68,7 +68,11 @@ extension DaemonRuntime {
         case .doctor(let text): return try Self.json(await doctorReport(text))
         case .dataset(let text):
             let flags = try Self.flags(request.query, allowed: ["pending", "revealSecrets"])
-            let dataset = try await operationalDataset(try await resolve(text), pending: flags.contains("pending"))
+            let id = try await resolve(text)
+            let dataset = try await operationalDataset(id, pending: flags.contains("pending"))
+            if flags.contains("revealSecrets") {
+                logger.info("API: a dataset was read with its secrets", [("router", id.rawValue), ("token", principal.tokenName)])
+            }
             return try Self.json(dataset, revealSecrets: flags.contains("revealSecrets"))
         case .join(let text):
             let body = try Self.decode(JoinRequest.self, request)
