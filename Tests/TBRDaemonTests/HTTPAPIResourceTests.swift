@@ -1,3 +1,4 @@
+import DBus
 import Foundation
 import TBRTestKit
 import Testing
@@ -35,6 +36,8 @@ import Testing
                 return role == "leader" || role == "router"
             }
 
+            _ = try await env.simulatorControl("wpan0").call(
+                "AddNode", [.string("child"), .uint64(0xC1C1_C1C1_C1C1_C1C1), .uint64(0), .byte(2), .bool(false), .bool(false), .uint32(240)])
             let mesh = try await API.curl(["\(base)/api/v1/routers/wpan0/mesh"], token: read)
             #expect(mesh.status == 200)
             #expect(API.same(Self.steady(mesh.json), Self.steady(try await API.tbrctlJSON(env, ["mesh", "-d", "wpan0"]))))
@@ -44,7 +47,7 @@ import Testing
             // The picture: Graphviz's SVG of the same graph, every node by its extended address.
             let picture = try await API.curl(["\(base)/api/v1/routers/wpan0/mesh.svg"], token: read)
             #expect(picture.status == 200 && picture.headers.lowercased().contains("content-type: image/svg+xml"))
-            #expect(picture.body.contains("<svg") && picture.body.contains(own))
+            #expect(picture.body.contains("<svg") && picture.body.contains(own) && picture.body.contains("c1c1c1c1c1c1c1c1"))
 
             let doctor = try await API.curl(["\(base)/api/v1/routers/wpan0/doctor"], token: read)
             let report = try #require(doctor.json as? [String: Any])

@@ -1,3 +1,4 @@
+import DBus
 import Foundation
 import TBRTestKit
 import Testing
@@ -57,10 +58,15 @@ import Testing
                 try await browser.screenshot("web-5-policy")
 
                 // The mesh as a picture (Graphviz's SVG, fetched with the token), and the doctor's checks.
+                let control = env.simulatorControl("wpan0")
+                _ = try await control.call(
+                    "AddNode", [.string("router"), .uint64(0xA1A1_A1A1_A1A1_A1A1), .uint64(0), .byte(3), .bool(true), .bool(true), .uint32(0)])
+                _ = try await control.call(
+                    "AddNode", [.string("child"), .uint64(0xC1C1_C1C1_C1C1_C1C1), .uint64(0), .byte(2), .bool(false), .bool(false), .uint32(240)])
                 try await browser.evaluate("document.querySelector('button[data-mesh=\"wpan0\"]').click()")
                 try await browser.waitFor(
-                    "(() => { const i = document.getElementById('mesh-picture'); return i.dataset.loaded === 'true' && i.naturalWidth > 0 && i.alt.startsWith('Thread mesh of wpan0: '); })()",
-                    "the mesh picture")
+                    "(() => { const i = document.getElementById('mesh-picture'); return i.dataset.loaded === 'true' && i.naturalWidth > 0 && i.alt === 'Thread mesh of wpan0: 2 routers and 1 child'; })()",
+                    "the mesh picture of the border router, a router and a child")
                 try await browser.screenshot("web-6-mesh")
                 try await browser.evaluate("document.querySelector('button[data-doctor=\"wpan0\"]').click()")
                 try await browser.waitFor("document.querySelector('#doctor-checks [data-check=\"agent-reachable\"].check-pass')", "the doctor's checks")

@@ -97,6 +97,7 @@ async function showRouters() {
 
 async function showMesh(router) {
   $("mesh").hidden = false;
+  $("mesh").scrollIntoView({ block: "nearest" });
   $("mesh-router").textContent = router;
   $("mesh-summary").textContent = "Reading the mesh…";
   const picture = $("mesh-picture");
@@ -110,7 +111,11 @@ async function showMesh(router) {
     if (meshURL) URL.revokeObjectURL(meshURL);
     meshURL = URL.createObjectURL(svg);
     delete picture.dataset.loaded;
-    picture.onload = () => { picture.dataset.loaded = "true"; $("mesh-summary").textContent = summary; };
+    picture.onload = () => {
+      picture.dataset.loaded = "true";
+      $("mesh-summary").textContent = summary;
+      $("mesh").scrollIntoView({ block: "nearest" });
+    };
     picture.onerror = () => { $("mesh-summary").textContent = "The mesh picture does not load."; };
     picture.alt = summary;
     picture.src = meshURL;
@@ -121,6 +126,7 @@ async function showMesh(router) {
 
 async function runDoctor(router) {
   $("doctor").hidden = false;
+  $("doctor").scrollIntoView({ block: "nearest" });
   $("doctor-router").textContent = router;
   const list = $("doctor-checks");
   list.replaceChildren(text("li", "Checking…"));
@@ -132,6 +138,7 @@ async function runDoctor(router) {
       if (c.fix) li.append(text("div", "Fix: " + c.fix, { class: "fix" }));
       return li;
     }));
+    $("doctor").scrollIntoView({ block: "start" });
   } catch (e) {
     list.replaceChildren(text("li", "The doctor could not run: " + e.message));
   }
