@@ -121,6 +121,15 @@ import HTTPAPIRouting
             let info = try await Self.curl(["\(base)/api/v1/routers/wpan0"], token: read)
             #expect(Self.same(info.json, try await Self.tbrctlJSON(env, ["info", "-d", "wpan0"])))
             #expect(try await Self.curl(["\(base)/api/v1/routers/wpan%30"], token: read).status == 200, "segments are percent-decoded")
+            // A router whose agent is gone: the values it last reported, the same on both.
+            let wpan1 = env.router("wpan1")
+            try await eventually("wpan1 is a leader", wakingOn: wpan1.wakeups) { try await wpan1.property("Role", as: String.self) == "leader" }
+            _ = try await env.simulatorControl("wpan1").call("Crash", [.uint32(600_000)])
+            try await eventually("wpan1 is offline", wakingOn: wpan1.wakeups) { try await wpan1.property("Online", as: Bool.self) == false }
+            let offline = try await Self.curl(["\(base)/api/v1/routers/wpan1"], token: read)
+            let network = (offline.json as? [String: Any])?["network"] as? [String: Any]
+            #expect(network?["role"] is NSNull && network?["networkName"] as? String == "OpenThreadDemo", "no role offline, the last network kept")
+            #expect(Self.same(offline.json, try await Self.tbrctlJSON(env, ["info", "-d", "wpan1"])), "\(offline.body)")
             #expect(try await Self.curl(["\(base)/api/v1/routers/nope"], token: read).problemType == "urn:tbrd:problem:not-found")
 
             // ePSKc: not for a read token; the epskc scope starts and stops it, answering as epskc activate --json.

@@ -19,29 +19,29 @@ extension DaemonRuntime {
         }.sorted { $0.id < $1.id }
     }
 
-    /// Router `id` as `tbrctl --json info` shows it.
+    /// Router `id` as `tbrctl --json info` shows it, from the same readings its D-Bus properties serve
+    /// (the summary, and the trait values through the cache: the last known ones while it is offline).
     func routerInfo(_ id: DeviceID) async throws -> RouterInfo {
-        func string(_ p: RouterProperty) async -> String { (try? await value(of: p, router: id).decode(as: String.self)) ?? "" }
-        func number(_ p: RouterProperty) async -> UInt16? { try? await value(of: p, router: id).decode(as: UInt16.self) }
-        func flag(_ p: RouterProperty) async -> Bool { (try? await value(of: p, router: id).decode(as: Bool.self)) ?? false }
-        _ = try await summary(id)
-        let networkName = await string(.networkName), extPanId = await string(.extPanId)
+        let summary = try await summary(id)
+        let network = try await networkInfo(id)
+        let basic = try await basicInformation(id)
+        let capabilities = try await capabilities(id)
+        // As the properties say it: an unknown network has an empty name and extended PAN ID.
+        let networkName = network?.networkName ?? "", extPanId = network?.extendedPanId.description ?? ""
         let hasNetwork = !networkName.isEmpty || !extPanId.isEmpty
         return RouterInfo(
-            id: id.rawValue, transport: await string(.transport).nilIfEmpty ?? "dbus", address: await string(.address),
-            borderAgentId: await string(.borderAgentId).nilIfEmpty,
+            id: id.rawValue, transport: summary.transport.rawValue, address: summary.address,
+            borderAgentId: summary.borderAgentID.map { Hex.encode($0.bytes) },
             basicInformation: .init(
-                vendorName: await string(.vendorName), vendorId: await number(.vendorId).flatMap { $0 == 0 ? nil : $0 },
-                productId: await number(.productId).flatMap { $0 == 0 ? nil : $0 }, productName: await string(.productName),
-                softwareVersion: await string(.softwareVersion)),
-            capabilities: .init(
-                epskcSupported: await flag(.epskcSupported),
-                internetAccessOption: await string(.internetAccessCapability).nilIfEmpty ?? "unspecified"),
+                vendorName: basic.vendorName, vendorId: basic.vendorID.flatMap { $0 == 0 ? nil : $0 },
+                productId: basic.productID.flatMap { $0 == 0 ? nil : $0 }, productName: basic.productName,
+                softwareVersion: basic.softwareVersion),
+            capabilities: .init(epskcSupported: capabilities.epskcSupported, internetAccessOption: capabilities.internetAccessOption.rawValue),
             network: .init(
-                role: await string(.role).nilIfEmpty, networkName: hasNetwork ? networkName.nilIfEmpty : nil,
-                panId: hasNetwork ? await number(.panId) : nil, extPanId: hasNetwork ? extPanId.nilIfEmpty : nil,
-                channel: hasNetwork ? await number(.channel) : nil),
-            interface: await string(.interface), online: await flag(.online))
+                role: Self.role(of: summary).nilIfEmpty, networkName: hasNetwork ? networkName.nilIfEmpty : nil,
+                panId: hasNetwork ? network?.panId.rawValue ?? 0xFFFF : nil, extPanId: hasNetwork ? extPanId.nilIfEmpty : nil,
+                channel: hasNetwork ? network?.channel.number ?? 0 : nil),
+            interface: summary.interfaceName?.rawValue ?? "", online: summary.isOnline)
     }
 
     /// Starts an ePSKc on router `id` for `seconds` (1…600), as `tbrctl --json epskc activate` shows
