@@ -290,6 +290,37 @@ import HTTPAPIRouting
         }
     }
 
+    /// The D-Bus member each documented operation calls (what its tbrctl command calls through tbrd).
+    static let dbusMember: [String: String] = [
+        "get /api/v1/routers": "ListBorderRouters", "get /api/v1/routers/{id}": "GetAll", "get /api/v1/routers/{id}/mesh": "GetMeshTopology",
+        "get /api/v1/routers/{id}/mesh.svg": "GetMeshTopology", "get /api/v1/routers/{id}/doctor": "Diagnose",
+        "get /api/v1/routers/{id}/dataset": "GetActiveDataset", "post /api/v1/routers/{id}/join": "JoinNetwork",
+        "post /api/v1/routers/{id}/leave": "LeaveNetwork", "post /api/v1/routers/{id}/epskc": "ActivateEpskcMode",
+        "delete /api/v1/routers/{id}/epskc": "DeactivateEpskcMode", "get /api/v1/structures": "ListStructures",
+        "post /api/v1/structures": "CreateStructure", "get /api/v1/structures/{name}": "GetAll", "delete /api/v1/structures/{name}": "DeleteStructure",
+        "put /api/v1/structures/{name}/routers/{router}": "AddBorderRouter", "delete /api/v1/structures/{name}/routers/{router}": "RemoveBorderRouter",
+        "get /api/v1/structures/{name}/policy": "Get", "put /api/v1/structures/{name}/policy": "Set", "get /api/v1/structures/{name}/rooms": "Get",
+        "put /api/v1/structures/{name}/rooms/{room}": "AddRoom", "delete /api/v1/structures/{name}/rooms/{room}": "RemoveRoom",
+        "get /api/v1/structures/{name}/networks": "Get", "get /api/v1/structures/{name}/nodes": "Get",
+        "post /api/v1/structures/{name}/commissioning": "PrepareMatterCommissioning", "get /api/v1/events": "EpskcEvents",
+        "get /api/v1/openapi.json": "ApiInfo",
+    ]
+
+    /// The two authorization decisions agree: an operation a `read` token may call is exactly one whose
+    /// D-Bus member group `tbrd` may call in io.tbrd.conf (`epskc` and `admin` are tbrd-admin's there).
+    @Test func theScopesAgreeWithTheDBusPolicy() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let conf = try String(contentsOf: root.appendingPathComponent("config/dbus/io.tbrd.conf"), encoding: .utf8)
+        let group = try #require(conf.components(separatedBy: "<policy group=\"tbrd\">").dropFirst().first?.components(separatedBy: "</policy>").first)
+        let readable = Set(group.components(separatedBy: "send_member=\"").dropFirst().compactMap { $0.split(separator: "\"").first.map(String.init) })
+        #expect(readable.contains("ListBorderRouters") && !readable.contains("Set"))
+        for op in OpenAPIDocument.operations {
+            let key = op.method + " " + op.path
+            let member = try #require(Self.dbusMember[key], "\(key) has no D-Bus member in this table")
+            #expect((op.route.scope == .read) == readable.contains(member), "\(key): scope \(op.route.scope.rawValue), D-Bus \(member)")
+        }
+    }
+
     @Test func aClientTooSlowForItsEventsIsClosedWithALastEvent() {
         let hub = APIEventHub(capacity: 8)
         let (_, stream) = hub.subscribe(holding: false)
