@@ -50,6 +50,11 @@ public func apiFuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
             fatalError("a structure name does not route back to itself")
         }
         if let request = try? CommissionRequest.decode(body) { _ = request.codes }
+    case .cancelCommissioning(let name, let session):
+        let path = "/api/v1/structures/" + encoded(name) + "/commissioning/" + encoded(session)
+        guard case .success(.cancelCommissioning(name, session)) = APIRoute.match(method: "DELETE", path: path) else {
+            fatalError("a session does not route back to itself")
+        }
     case .addRoom(let name, let room):
         let path = "/api/v1/structures/" + encoded(name) + "/rooms/" + encoded(room)
         guard case .success(.removeRoom(name, room)) = APIRoute.match(method: "DELETE", path: path) else {

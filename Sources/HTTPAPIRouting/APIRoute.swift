@@ -28,6 +28,8 @@ public enum APIRoute: Hashable, Sendable {
     case networks(String)
     case nodes(String)
     case commission(String)
+    /// `DELETE /structures/{name}/commissioning/{session}`: queued codes are dropped.
+    case cancelCommissioning(structure: String, session: String)
     case events
     case openAPI
 
@@ -41,7 +43,7 @@ public enum APIRoute: Hashable, Sendable {
             .read
         case .activateEpskc, .deactivateEpskc: .epskc
         case .dataset, .join, .leave, .createStructure, .deleteStructure, .addRouter, .removeRouter, .setPolicy, .addRoom, .removeRoom,
-            .commission:
+            .commission, .cancelCommissioning:
             .admin
         }
     }
@@ -50,7 +52,7 @@ public enum APIRoute: Hashable, Sendable {
     public var isWrite: Bool {
         switch self {
         case .join, .leave, .activateEpskc, .deactivateEpskc, .createStructure, .deleteStructure, .addRouter, .removeRouter, .setPolicy,
-            .addRoom, .removeRoom, .commission:
+            .addRoom, .removeRoom, .commission, .cancelCommissioning:
             true
         default: false
         }
@@ -112,6 +114,8 @@ public enum APIRoute: Hashable, Sendable {
             }
         case (4, "structures") where segments[2] == "routers":
             return on(["PUT": .addRouter(structure: segments[1], router: segments[3]), "DELETE": .removeRouter(structure: segments[1], router: segments[3])])
+        case (4, "structures") where segments[2] == "commissioning":
+            return on(["DELETE": .cancelCommissioning(structure: segments[1], session: segments[3])])
         case (4, "structures") where segments[2] == "rooms":
             return on(["PUT": .addRoom(structure: segments[1], room: segments[3]), "DELETE": .removeRoom(structure: segments[1], room: segments[3])])
         default:

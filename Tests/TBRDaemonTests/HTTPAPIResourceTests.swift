@@ -163,6 +163,30 @@ import Testing
             let node = try #require((nodes.json as? [[String: Any]])?.first)
             #expect(node["name"] as? String == "Lamp" && node["room"] as? String == "Kitchen")
             #expect(API.same(nodes.json, try await API.tbrctlJSON(env, ["matter", "nodes", "--structure", "Home"])))
+
+            // Cancelled: the codes still queued fail at queued; the one being commissioned finishes.
+            let codes = [CommissioningRig.code(discriminator: 300), CommissioningRig.code(discriminator: 200)]
+            env.secrets += codes
+            let batch = try await API.curl(
+                json + ["-d", #"{"codes": ["\#(codes[0])", "\#(codes[1])"]}"#, "\(base)/api/v1/structures/Home/commissioning"], token: admin)
+            let session = try #require((batch.json as? [String: Any])?["session"] as? String)
+            func stagesOf(_ payload: String) -> [[String: Any]] {
+                stream.stdout.split(separator: "\n").filter { $0.hasPrefix("data: ") }
+                    .compactMap { (try? JSONSerialization.jsonObject(with: Data($0.dropFirst(6).utf8))) as? [String: Any] }
+                    .filter { $0["session"] as? String == session && $0["payloadId"] as? String == payload }
+            }
+            try await eventually("the slow device is being commissioned", wakingOn: stream.wakeups) {
+                stagesOf("1").contains { $0["stage"] as? String == "commissioning" }
+            }
+            #expect(try await API.curl(["-X", "DELETE", "\(base)/api/v1/structures/Home/commissioning/\(session)"], token: read).status == 403)
+            let cancelled = try await API.curl(["-X", "DELETE", "\(base)/api/v1/structures/Home/commissioning/\(session)"], token: admin)
+            #expect(cancelled.status == 204, "\(cancelled.body)")
+            try await eventually("both codes have ended", timeout: .seconds(30), wakingOn: stream.wakeups) {
+                stagesOf("2").last?["stage"] as? String == "failed" && stagesOf("1").last?["stage"] as? String == "complete"
+            }
+            #expect(stagesOf("2").last?["failedStage"] as? String == "queued")
+            let unknown = try await API.curl(["-X", "DELETE", "\(base)/api/v1/structures/Home/commissioning/0000000000000000"], token: admin)
+            #expect(unknown.status == 404, "\(unknown.body)")
             _ = await stream.terminate()
             withExtendedLifetime(rig) {}
         }

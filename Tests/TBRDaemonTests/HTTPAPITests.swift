@@ -277,6 +277,7 @@ import HTTPAPIRouting
             #expect(Set(paths[path]?.keys.map { $0 } ?? []) == Set(operations.map(\.method)), "\(path)")
             let concrete = path.replacingOccurrences(of: "{id}", with: "wpan0").replacingOccurrences(of: "{name}", with: "Home")
                 .replacingOccurrences(of: "{router}", with: "wpan0").replacingOccurrences(of: "{room}", with: "Kitchen")
+                .replacingOccurrences(of: "{session}", with: "0123456789abcdef")
             for method in ["get", "put", "post", "delete", "patch"] {
                 let matched = try? APIRoute.match(method: method.uppercased(), path: concrete).get()
                 if let op = operations.first(where: { $0.method == method }) {
@@ -302,7 +303,8 @@ import HTTPAPIRouting
         "get /api/v1/structures/{name}/policy": "Get", "put /api/v1/structures/{name}/policy": "Set", "get /api/v1/structures/{name}/rooms": "Get",
         "put /api/v1/structures/{name}/rooms/{room}": "AddRoom", "delete /api/v1/structures/{name}/rooms/{room}": "RemoveRoom",
         "get /api/v1/structures/{name}/networks": "Get", "get /api/v1/structures/{name}/nodes": "Get",
-        "post /api/v1/structures/{name}/commissioning": "PrepareMatterCommissioning", "get /api/v1/events": "EpskcEvents",
+        "post /api/v1/structures/{name}/commissioning": "PrepareMatterCommissioning",
+        "delete /api/v1/structures/{name}/commissioning/{session}": "CancelMatterCommissioning", "get /api/v1/events": "EpskcEvents",
         "get /api/v1/openapi.json": "ApiInfo",
     ]
 

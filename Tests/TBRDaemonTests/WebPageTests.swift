@@ -118,6 +118,7 @@ import Testing
                 let last = try await browser.evaluate("document.querySelector('#commission-stages li:last-child').textContent") as? String
                 #expect(last?.contains("named Lamp") == true, "\(last ?? "")")
                 #expect(try await browser.evaluate("document.getElementById('commission-code').value") as? String == "", "the code is not left in the form")
+                #expect(try await browser.evaluate("document.getElementById('commission-cancel').hidden") as? Bool == true, "nothing left to cancel")
             } catch {
                 await browser.close()
                 throw error

@@ -3,6 +3,7 @@ import DBus
 import DeviceModel
 import FoundationEssentials
 import HTTPServer
+import MatterCommissioning
 import MeshCoP
 import Store
 import TBRDBusAPI
@@ -107,6 +108,12 @@ extension DaemonRuntime {
             logger.info(
                 "API: commissioning started", [("structure", started.structure), ("codes", String(body.codes.count)), ("token", principal.tokenName)])
             return try Self.json(started, status: 202)
+        case .cancelCommissioning(let name, let session):
+            try requireCommissioner()
+            let info = try await structure(named: name)
+            try await service.cancelMatterCommissioning(session: CommissioningSessionID(rawValue: session), structure: info.id)
+            logger.info("API: commissioning cancelled", [("structure", info.name), ("session", session), ("token", principal.tokenName)])
+            return HTTPServerResponse(status: 204, headers: Self.securityHeaders)
         case .policy(let name): return try Self.json(await policyView(name))
         case .setPolicy(let name):
             let body = try Self.decode(PolicyRequest.self, request)

@@ -8,11 +8,11 @@ import HTTPAPIRouting
 enum OpenAPIDocument {
     /// One documented operation.
     struct Operation: Sendable {
-        /// The path with `{id}`, `{name}`, `{router}` and `{room}` placeholders.
+        /// The path with `{id}`, `{name}`, `{router}`, `{room}` and `{session}` placeholders.
         var path: String
         /// Lower case.
         var method: String
-        /// The route this operation is, with `wpan0`, `Home` and `Kitchen` for the placeholders.
+        /// The route this operation is, with `wpan0`, `Home`, `Kitchen` and `0123456789abcdef` for the placeholders.
         var route: APIRoute
         var summary: String
         /// The request body's schema (JSON), if any.
@@ -103,6 +103,10 @@ enum OpenAPIDocument {
             body: #"{"type": "object", "required": ["codes"], "properties": {"codes": {"type": "array", "items": {"type": "string"}, "minItems": 1, "maxItems": 32}, "network": {"type": "string"}, "onNetwork": {"type": "boolean"}, "name": {"type": "string"}, "room": {"type": "string"}}}"#,
             status: 202, response: ref("Commissioning")),
         Operation(
+            path: "/api/v1/structures/{name}/commissioning/{session}", method: "delete",
+            route: .cancelCommissioning(structure: "Home", session: "0123456789abcdef"),
+            summary: "Cancel a commissioning session: its queued codes fail at queued; the one being commissioned finishes", status: 204),
+        Operation(
             path: "/api/v1/events", method: "get", route: .events,
             summary: "Server-Sent Events: epskc (id = journal sequence; Last-Event-ID resumes), router, policy, commissioning, overflow",
             mediaType: "text/event-stream"),
@@ -132,7 +136,7 @@ enum OpenAPIDocument {
         for op in operations {
             if paths[op.path] == nil { order.append(op.path) }
             var parameters: [String] = []
-            for placeholder in ["id", "name", "router", "room"] where op.path.contains("{\(placeholder)}") {
+            for placeholder in ["id", "name", "router", "room", "session"] where op.path.contains("{\(placeholder)}") {
                 parameters.append(#"{"name": "\#(placeholder)", "in": "path", "required": true, "schema": {"type": "string"}}"#)
             }
             if op.route == .events {

@@ -6,7 +6,7 @@ let token = sessionStorage.getItem("tbrd-token") || "";
 let epskc = null; // {router, until, timer}
 let lastEventId = null;
 let streamAbort = null;
-let commissioning = null; // {session}
+let commissioning = null; // {session, structure, left: codes not yet complete or failed}
 const recentStages = []; // the last commissioning events: a session's first stages may come before its answer
 let meshURL = null;
 
@@ -155,8 +155,9 @@ async function startCommissioning(ev) {
   stages.scrollIntoView({ block: "nearest" });
   try {
     const started = await api("POST", "structures/" + encodeURIComponent(structure) + "/commissioning", body);
-    commissioning = { session: started.session };
+    commissioning = { session: started.session, structure, codes: started.payloads.length, left: started.payloads.length };
     $("commission-code").value = "";
+    $("commission-cancel").hidden = false;
     stages.replaceChildren();
     for (const data of recentStages) commissioningStage(data);
   } catch (e) {
@@ -165,13 +166,25 @@ async function startCommissioning(ev) {
 }
 
 function commissioningStage(data) {
-  if (!commissioning || $("commission-stages").querySelector("[data-seen='" + data.payloadId + "-" + data.stage + "']")) return;
   if (!commissioning || data.session !== commissioning.session) return;
-  let line = data.stage;
+  const seen = data.payloadId + "-" + data.stage;
+  if ([...$("commission-stages").children].some((li) => li.dataset.seen === seen)) return;
+  let line = (commissioning.codes > 1 ? "code " + data.payloadId + ": " : "") + data.stage;
   if (data.stage === "nodeAdded" && data.nodeId) line += " (node " + data.nodeId + ")";
   if (data.stage === "complete") line += [data.name && "named " + data.name, data.room && "in " + data.room].filter(Boolean).map((p) => ", " + p).join("");
   if (data.stage === "failed") line += " at " + (data.failedStage || "?") + ": " + (data.error || "no reason given");
-  $("commission-stages").append(text("li", line, { "data-stage": data.stage, "data-seen": data.payloadId + "-" + data.stage }));
+  $("commission-stages").append(text("li", line, { "data-stage": data.stage, "data-seen": seen }));
+  if ((data.stage === "complete" || data.stage === "failed") && --commissioning.left <= 0) $("commission-cancel").hidden = true;
+}
+
+async function cancelCommissioning() {
+  if (!commissioning) return;
+  try {
+    await api("DELETE", "structures/" + encodeURIComponent(commissioning.structure) + "/commissioning/" + encodeURIComponent(commissioning.session));
+    $("commission-cancel").hidden = true;
+  } catch (e) {
+    $("commission-stages").append(text("li", "Not cancelled: " + e.message, { class: "error" }));
+  }
 }
 
 async function startKey(router) {
@@ -323,5 +336,6 @@ document.addEventListener("DOMContentLoaded", () => {
   $("signout").addEventListener("click", signOut);
   $("epskc-stop").addEventListener("click", stopKey);
   $("commission-form").addEventListener("submit", startCommissioning);
+  $("commission-cancel").addEventListener("click", cancelCommissioning);
   if (token) signIn(token); else $("token").focus();
 });
