@@ -5,23 +5,18 @@ import OpenThreadBR
 import TBRDBusAPI
 
 extension DaemonRuntime {
-    /// `GetMeshTopology` of router `id`: its agent's tables, read fresh within the service's limit.
-    func meshTopology(_ id: DeviceID) async throws -> MeshTopologyReply {
-        _ = try await requireOnline(id)
-        return MeshTopologyReply(try await service.meshTopology(of: id))
-    }
-}
-
-extension DaemonRuntime {
-    /// `EnergyScan(u duration_ms)`: the agent's scan, each reading as `(y channel, n max_rssi)`.
-    func energyScan(_ id: DeviceID, milliseconds: UInt32) async throws -> DBusValue {
+    /// The agent's energy scan of router `id`, `milliseconds` per channel.
+    func energyScan(_ id: DeviceID, milliseconds: UInt32) async throws -> [EnergyScanResult] {
         guard (1...Self.energyScanLimitMs).contains(milliseconds) else {
             throw DaemonError.invalid("the scan duration is 1 to \(Self.energyScanLimitMs) ms per channel (otbr-agent takes less than 65535)")
         }
         _ = try await requireOnline(id)
-        let results = try await service.energyScan(of: id, duration: .milliseconds(Int64(milliseconds)))
-        return .array(
-            element: .structure([.byte, .int16]), results.map { .structure([.byte($0.channel), .int16(Int16($0.maxRSSI))]) })
+        return try await service.energyScan(of: id, duration: .milliseconds(Int64(milliseconds)))
+    }
+
+    /// `EnergyScan`'s answer: each reading as `(y channel, n max_rssi)`.
+    nonisolated static func energyScanValue(_ results: [EnergyScanResult]) -> DBusValue {
+        .array(element: .structure([.byte, .int16]), results.map { .structure([.byte($0.channel), .int16(Int16($0.maxRSSI))]) })
     }
 
     /// The longest scan per channel otbr-agent takes.

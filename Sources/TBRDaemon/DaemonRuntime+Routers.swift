@@ -155,8 +155,10 @@ extension DaemonRuntime {
                 },
                 method(API.getActiveDataset) { [self] _ in [.bytes(try await self.dataset(id, pending: false))] },
                 method(API.getPendingDataset) { [self] _ in [.bytes(try await self.dataset(id, pending: true))] },
-                method(API.getMeshTopology) { [self] _ in try await self.meshTopology(id).arguments },
-                method(API.energyScan) { [self] call in [try await self.energyScan(id, milliseconds: try call.argument(0))] },
+                method(API.getMeshTopology) { [self] _ in MeshTopologyReply(try await self.meshView(id).topology).arguments },
+                method(API.energyScan) { [self] call in
+                    [Self.energyScanValue(try await self.energyScan(id, milliseconds: try call.argument(0)))]
+                },
             ],
             properties: RouterProperty.allCases.map { p in property(p, get: { [self] in try await self.value(of: p, router: id) }) },
             signals: [API.epskcModeActivated.declaration, API.epskcModeDeactivated.declaration])

@@ -15,7 +15,8 @@ import TBRFoundation
 // tbrctl prints (TBRDocuments); errors stay DaemonError's, mapped once by each adapter.
 
 extension DaemonRuntime {
-    /// The mesh around router `id`, as `tbrctl --json mesh` shows it.
+    /// The mesh around router `id`, as `tbrctl --json mesh` shows it: its agent's tables, read fresh
+    /// within the service's limit (`GetMeshTopology` answers the same topology).
     func meshView(_ id: DeviceID) async throws -> MeshView {
         _ = try await requireOnline(id)
         return MeshView(router: id.rawValue, topology: try await service.meshTopology(of: id))
