@@ -113,7 +113,8 @@ extension DaemonRuntime {
         }
     }
 
-    private func cancelCommissioning(_ id: StructureID, session: String) async throws {
+    /// Cancels `session` of structure `id`: its queued payloads fail at `queued`; the one in flight finishes.
+    func cancelCommissioning(_ id: StructureID, session: String) async throws {
         try requireCommissioner()
         try await service.cancelMatterCommissioning(session: CommissioningSessionID(rawValue: session), structure: id)
         disown(SessionKey(structure: id, session: CommissioningSessionID(rawValue: session)))

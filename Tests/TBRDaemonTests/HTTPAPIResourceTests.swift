@@ -24,13 +24,16 @@ import Testing
         }
     }
 
+    /// otbr-sim (wpan0) and tbrd with the API on loopback: its base URL, and a read and an admin token.
+    private static func start(_ env: DaemonEnvironment) async throws -> (base: String, read: String, admin: String) {
+        try await env.startSimulator(["wpan0"])
+        try await env.startDaemon(try env.configuration("http-listen = 127.0.0.1:0\n"))
+        return (try await API.base(env), try await API.token(env, "dashboard", "read"), try await API.token(env, "controller", "admin"))
+    }
+
     @Test func theMeshTheDoctorAndTheDatasetAreServedAsTbrctlPrintsThem() async throws {
         try await withDaemon { env throws in
-            try await env.startSimulator(["wpan0"])
-            try await env.startDaemon(try env.configuration("http-listen = 127.0.0.1:0\n"))
-            let base = try await API.base(env)
-            let read = try await API.token(env, "dashboard", "read")
-            let admin = try await API.token(env, "controller", "admin")
+            let (base, read, admin) = try await Self.start(env)
             try await eventually("wpan0 is attached", timeout: .seconds(20), wakingOn: env.router("wpan0").wakeups) {
                 let role = try await env.router("wpan0").property("Role", as: String.self)
                 return role == "leader" || role == "router"
@@ -88,11 +91,7 @@ import Testing
 
     @Test func structuresTheirRoutersRoomsAndNetworksAreManagedOverTheAPI() async throws {
         try await withDaemon { env throws in
-            try await env.startSimulator(["wpan0"])
-            try await env.startDaemon(try env.configuration("http-listen = 127.0.0.1:0\n"))
-            let base = try await API.base(env)
-            let read = try await API.token(env, "dashboard", "read")
-            let admin = try await API.token(env, "controller", "admin")
+            let (base, read, admin) = try await Self.start(env)
             let json = ["-H", "Content-Type: application/json"]
 
             #expect(try await API.curl(json + ["-d", #"{"name": "Home"}"#, "\(base)/api/v1/structures"], token: read).status == 403)

@@ -13,11 +13,8 @@ import Testing
             try await env.startSimulator()
             try await env.startDaemon(try env.configuration("http-listen = 127.0.0.1:0\n"))
             let tbrctl = try Executables.product("tbrctl")
-            let info = try await ProcessRunner.run(tbrctl, ["--bus", env.address, "--json", "api", "info"])
-            let listen = try #require((try JSONSerialization.jsonObject(with: Data(info.stdout.utf8)) as? [String: Any])?["listen"] as? String)
-            let created = try await ProcessRunner.run(tbrctl, ["--bus", env.address, "--json", "api", "token", "create", "browser", "--scope", "admin"])
-            let token = try #require((try JSONSerialization.jsonObject(with: Data(created.stdout.utf8)) as? [String: Any])?["token"] as? String)
-            env.secrets.append(token)
+            let listen = try await HTTPAPITests.base(env).replacingOccurrences(of: "http://", with: "")
+            let token = try await HTTPAPITests.token(env, "browser", "admin")
             #expect(try await ProcessRunner.run(tbrctl, ["--bus", env.address, "structure", "create", "Home"]).status == 0)
             #expect(try await ProcessRunner.run(tbrctl, ["--bus", env.address, "structure", "add", "Home", "wpan0"]).status == 0)
 
@@ -87,12 +84,8 @@ import Testing
         try await withDaemon { env throws in
             // The rig holds matter-sim: it runs as long as the rig is kept.
             let rig = try await CommissioningRig.start(env, matterSim: CommissioningTests.simulated, extra: "http-listen = 127.0.0.1:0\n")
-            let tbrctl = try Executables.product("tbrctl")
-            let info = try await ProcessRunner.run(tbrctl, ["--bus", env.address, "--json", "api", "info"])
-            let listen = try #require((try JSONSerialization.jsonObject(with: Data(info.stdout.utf8)) as? [String: Any])?["listen"] as? String)
-            let created = try await ProcessRunner.run(tbrctl, ["--bus", env.address, "--json", "api", "token", "create", "browser", "--scope", "admin"])
-            let token = try #require((try JSONSerialization.jsonObject(with: Data(created.stdout.utf8)) as? [String: Any])?["token"] as? String)
-            env.secrets.append(token)
+            let listen = try await HTTPAPITests.base(env).replacingOccurrences(of: "http://", with: "")
+            let token = try await HTTPAPITests.token(env, "browser", "admin")
             let code = CommissioningRig.code(discriminator: 100)
             env.secrets.append(code)
 

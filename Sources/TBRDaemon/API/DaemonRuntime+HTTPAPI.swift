@@ -3,7 +3,6 @@ import DBus
 import DeviceModel
 import FoundationEssentials
 import HTTPServer
-import MatterCommissioning
 import MeshCoP
 import Store
 import TBRDBusAPI
@@ -109,9 +108,8 @@ extension DaemonRuntime {
                 "API: commissioning started", [("structure", started.structure), ("codes", String(body.codes.count)), ("token", principal.tokenName)])
             return try Self.json(started, status: 202)
         case .cancelCommissioning(let name, let session):
-            try requireCommissioner()
             let info = try await structure(named: name)
-            try await service.cancelMatterCommissioning(session: CommissioningSessionID(rawValue: session), structure: info.id)
+            try await cancelCommissioning(info.id, session: session)
             logger.info("API: commissioning cancelled", [("structure", info.name), ("session", session), ("token", principal.tokenName)])
             return HTTPServerResponse(status: 204, headers: Self.securityHeaders)
         case .policy(let name): return try Self.json(await policyView(name))

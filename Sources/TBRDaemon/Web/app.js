@@ -10,8 +10,11 @@ let commissioning = null; // {session, structure, left: codes not yet complete o
 const recentStages = []; // the last commissioning events: a session's first stages may come before its answer
 let meshURL = null;
 
-async function authorized(path) {
-  const r = await fetch("/api/v1/" + path, { headers: { Authorization: "Bearer " + token } });
+// A request with the token; a problem's detail becomes the error.
+async function request(method, path, body) {
+  const headers = { Authorization: "Bearer " + token };
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  const r = await fetch("/api/v1/" + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
   if (!r.ok) {
     const data = await r.json().catch(() => ({}));
     throw new Error(data.detail || ("HTTP " + r.status));
@@ -19,14 +22,10 @@ async function authorized(path) {
   return r;
 }
 
+// A request's JSON answer (null for 204).
 async function api(method, path, body) {
-  const headers = { Authorization: "Bearer " + token };
-  if (body !== undefined) headers["Content-Type"] = "application/json";
-  const r = await fetch("/api/v1/" + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-  if (r.status === 204) return null;
-  const data = await r.json().catch(() => ({}));
-  if (!r.ok) throw new Error(data.detail || ("HTTP " + r.status));
-  return data;
+  const r = await request(method, path, body);
+  return r.status === 204 ? null : r.json();
 }
 
 function text(tag, content, attrs) {
@@ -107,7 +106,7 @@ async function showMesh(router) {
     const routers = mesh.nodes.filter((n) => n.role !== "child").length;
     const summary = "Thread mesh of " + router + ": " + routers + " router" + (routers === 1 ? "" : "s") + " and " +
       (mesh.nodes.length - routers) + " child" + (mesh.nodes.length - routers === 1 ? "" : "ren");
-    const svg = await (await authorized(path + "/mesh.svg")).blob();
+    const svg = await (await request("GET", path + "/mesh.svg")).blob();
     if (meshURL) URL.revokeObjectURL(meshURL);
     meshURL = URL.createObjectURL(svg);
     delete picture.dataset.loaded;
