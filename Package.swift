@@ -111,7 +111,7 @@ let package = Package(
         // The JSON documents tbrctl --json prints and tbrd's HTTP API serves: one type per shape.
         .target(name: "TBRDocuments", dependencies: ["TBRDBusAPI", "DeviceModel", "OpenThreadBR"], swiftSettings: strict),
         // Pure: the HTTPS API's routes, scopes and request bodies (fuzzed: fuzz/run.sh api).
-        .target(name: "HTTPAPIRouting", swiftSettings: strict),
+        .target(name: "HTTPAPIRouting", dependencies: ["TBRFoundation"], swiftSettings: strict),
         .target(name: "DeviceModel", dependencies: ["MeshCoP", "TBRFoundation"], swiftSettings: strict),
         // Pure: parses and generates Matter onboarding payloads; MeshCoP lends it Verhoeff and Secrets.
         .target(name: "MatterOnboarding", dependencies: ["MeshCoP"], swiftSettings: strict),

@@ -1,13 +1,22 @@
 import FoundationEssentials
+import TBRFoundation
 
 /// A JSON request body of the HTTPS API, decoded with a sentence for what is wrong (pure; fuzzed with
 /// the routes: `fuzz/run.sh api`).
 public protocol APIRequestBody: Decodable {}
 
 extension APIRequestBody {
-    /// `bytes` as this body.
+    /// `bytes` as this body. A key an object has twice is refused, naming it: which of the two values a
+    /// reader keeps differs from one parser to the next, so such a body means nothing certain.
     /// - Throws: ``APIBodyError`` saying what is missing or wrong.
     public static func decode(_ bytes: [UInt8]) throws(APIBodyError) -> Self {
+        if let text = String(validating: bytes, as: UTF8.self) {
+            do throws(JSONParseError) { _ = try JSON(parsing: text, duplicateKeys: .refused) } catch {
+                if let key = error.duplicateKey {
+                    throw APIBodyError(description: "the JSON body has the key \(Quoted(key)) twice in one object")
+                }
+            }
+        }
         do { return try JSONDecoder().decode(Self.self, from: Data(bytes)) } catch let error as DecodingError {
             throw APIBodyError(description: "the JSON body is not as expected: " + describe(error))
         } catch {

@@ -4,11 +4,14 @@ public struct JSONParseError: Error, Hashable, Sendable, CustomStringConvertible
     public var offset: Int
     /// What is wrong, as a sentence fragment.
     public var problem: String
+    /// The key an object has twice, when that is what is wrong (``JSON/DuplicateKeys/refused``).
+    public var duplicateKey: String?
 
     /// An error at `offset`.
-    public init(offset: Int, problem: String) {
+    public init(offset: Int, problem: String, duplicateKey: String? = nil) {
         self.offset = offset
         self.problem = problem
+        self.duplicateKey = duplicateKey
     }
 
     public var description: String { "not JSON at byte \(offset): \(problem)" }
@@ -21,11 +24,20 @@ extension JSON {
     /// Reads one JSON text (RFC 8259), as orjson reads it: whitespace around it, nothing after it; no
     /// trailing commas, comments, `NaN`, leading zeros or lone surrogates; an integer that does not fit
     /// in 64 bits becomes a double, a number that overflows a double is refused; a repeated key keeps
-    /// its last value.
-    /// - Throws: ``JSONParseError``.
-    public init(parsing text: String) throws(JSONParseError) {
-        var parser = JSONParser(Array(text.utf8))
+    /// its last value, or is refused with `duplicateKeys: .refused` (a request whose meaning would
+    /// depend on which of two values a reader keeps).
+    /// - Throws: ``JSONParseError``; for a repeated key that is refused, one whose ``JSONParseError/duplicateKey`` names it.
+    public init(parsing text: String, duplicateKeys: DuplicateKeys = .lastWins) throws(JSONParseError) {
+        var parser = JSONParser(Array(text.utf8), refusingDuplicates: duplicateKeys == .refused)
         self = try parser.document()
+    }
+
+    /// What a reader does with a key an object has twice.
+    public enum DuplicateKeys: Sendable, Hashable {
+        /// The last value is kept (as orjson and most readers do).
+        case lastWins
+        /// The text is refused.
+        case refused
     }
 }
 
@@ -34,8 +46,12 @@ struct JSONParser {
     private let bytes: [UInt8]
     private var i = 0
     private var depth = 0
+    private let refusingDuplicates: Bool
 
-    init(_ bytes: [UInt8]) { self.bytes = bytes }
+    init(_ bytes: [UInt8], refusingDuplicates: Bool = false) {
+        self.bytes = bytes
+        self.refusingDuplicates = refusingDuplicates
+    }
 
     mutating func document() throws(JSONParseError) -> JSON {
         skipSpace()
@@ -90,7 +106,11 @@ struct JSONParser {
         while true {
             skipSpace()
             guard i < bytes.count, bytes[i] == UInt8(ascii: "\"") else { throw fail("an object key is not a string") }
+            let start = i
             let key = try string()
+            if refusingDuplicates, members[key] != nil {
+                throw JSONParseError(offset: start, problem: "the key \(Quoted(key)) appears twice in one object", duplicateKey: key)
+            }
             skipSpace()
             guard i < bytes.count, bytes[i] == UInt8(ascii: ":") else { throw fail("a ':' is missing after an object key") }
             i += 1

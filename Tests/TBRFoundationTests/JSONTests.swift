@@ -16,6 +16,16 @@ import Testing
         #expect(try JSON(parsing: #""\ud83d\ude00 \/""#) == "😀 /")
     }
 
+    /// A request whose meaning depends on which of two values a reader keeps can be refused, naming
+    /// the key, however it is escaped and at whatever depth.
+    @Test func aRepeatedKeyCanBeRefused() throws {
+        #expect(throws: JSONParseError(offset: 8, problem: "the key \(Quoted("a")) appears twice in one object", duplicateKey: "a")) {
+            try JSON(parsing: #"{"a":1, "a":1}"#, duplicateKeys: .refused)
+        }
+        #expect(throws: JSONParseError.self) { try JSON(parsing: #"[{"x":{"k":1,"\u006b":2}}]"#, duplicateKeys: .refused) }
+        #expect(try JSON(parsing: #"{"a":{"a":1},"b":[{"a":2},{"a":3}]}"#, duplicateKeys: .refused)["b"]?.array?.count == 2, "one key per object, not per text")
+    }
+
     @Test func whatOrjsonRefusesIsRefused() {
         for text in ["", "[1,]", "{\"a\":1,}", "NaN", "01", "1E400", "\"\\ud800\"", "\"\\udc00\"", "[1] x", "{'a':1}", "\"a\u{1}\"", "tru", "-", "1.", "1e",
             "\"\\x\"", String(repeating: "[", count: 1025) + String(repeating: "]", count: 1025)]
