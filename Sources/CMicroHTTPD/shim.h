@@ -22,6 +22,8 @@ typedef __typeof__(&MHD_create_response_from_callback) tbrd_mhd_create_response_
 typedef __typeof__(&MHD_destroy_response) tbrd_mhd_destroy_response;
 typedef __typeof__(&MHD_add_response_header) tbrd_mhd_add_response_header;
 typedef __typeof__(&MHD_queue_response) tbrd_mhd_queue_response;
+typedef __typeof__(&MHD_suspend_connection) tbrd_mhd_suspend_connection;
+typedef __typeof__(&MHD_resume_connection) tbrd_mhd_resume_connection;
 
 typedef enum MHD_Result (*tbrd_mhd_access_handler)(void *cls, struct MHD_Connection *connection, const char *url,
                                                      const char *method, const char *version, const char *upload_data,
@@ -30,6 +32,8 @@ typedef void (*tbrd_mhd_completed_handler)(void *cls, struct MHD_Connection *con
                                            enum MHD_RequestTerminationCode code);
 typedef ssize_t (*tbrd_mhd_content_reader)(void *cls, uint64_t pos, char *buf, size_t max);
 typedef void (*tbrd_mhd_content_free)(void *cls);
+typedef void (*tbrd_mhd_notify_connection)(void *cls, struct MHD_Connection *connection, void **socket_context,
+                                           enum MHD_ConnectionNotificationCode code);
 typedef struct MHD_Daemon *(*tbrd_mhd_start_daemon_fn)(unsigned int flags, uint16_t port, ...);
 typedef const union MHD_ConnectionInfo *(*tbrd_mhd_get_connection_info_fn)(struct MHD_Connection *connection,
                                                                            enum MHD_ConnectionInfoType info_type, ...);
@@ -42,27 +46,34 @@ static inline size_t tbrd_mhd_keep_escapes(void *cls, struct MHD_Connection *con
     return strlen(text);
 }
 
-// A daemon with one thread per connection over the listening socket `listen_fd` (which it takes over),
-// with bounds: `connection_limit` connections at once (more are refused), `per_address_limit` of them
-// from one client address (0: no such bound), `memory_limit` bytes of
-// buffer per connection (the request line and headers must fit; a larger header block is answered
-// 431 by libmicrohttpd), `timeout_seconds` of inactivity before a connection is closed. With `tls_key`
-// and `tls_cert` (PEM) it speaks TLS only, with the GnuTLS priorities `tls_priorities`.
+// A daemon that serves every connection from an event loop: `threads` threads, each polling its share
+// of the connections with epoll, over the listening socket `listen_fd` (which it takes over).
+// Connections may be suspended while the application works on their request, and resumed from any
+// thread (MHD_ALLOW_SUSPEND_RESUME). Bounds: `connection_limit` connections at once (more are
+// refused), `per_address_limit` of them from one client address (0: no such bound), `memory_limit`
+// bytes of buffer per connection (the request line and headers must fit; a larger header block is
+// answered 431 by libmicrohttpd), `timeout_seconds` of inactivity before a connection that is not
+// suspended is closed. `notify` is told of each connection as it opens and closes. With `tls_key` and
+// `tls_cert` (PEM) it speaks TLS only, with the GnuTLS priorities `tls_priorities`.
 static inline struct MHD_Daemon *tbrd_mhd_start(void *start, int listen_fd, tbrd_mhd_access_handler handler,
                                                 void *handler_context, tbrd_mhd_completed_handler completed,
-                                                void *completed_context, unsigned int timeout_seconds,
-                                                unsigned int connection_limit, unsigned int per_address_limit, size_t memory_limit,
-                                                const char *tls_key, const char *tls_cert, const char *tls_priorities) {
+                                                void *completed_context, tbrd_mhd_notify_connection notify,
+                                                void *notify_context, unsigned int timeout_seconds,
+                                                unsigned int connection_limit, unsigned int per_address_limit,
+                                                size_t memory_limit, unsigned int threads, const char *tls_key,
+                                                const char *tls_cert, const char *tls_priorities) {
     tbrd_mhd_start_daemon_fn fn = (tbrd_mhd_start_daemon_fn)start;
-    unsigned int flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION | MHD_USE_POLL;
+    unsigned int flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_ALLOW_SUSPEND_RESUME;
     if (tls_key != NULL && tls_cert != NULL) {
         return fn(flags | MHD_USE_TLS, 0, NULL, NULL, handler, handler_context,
                   MHD_OPTION_LISTEN_SOCKET, (MHD_socket)listen_fd,
                   MHD_OPTION_NOTIFY_COMPLETED, completed, completed_context,
+                  MHD_OPTION_NOTIFY_CONNECTION, notify, notify_context,
                   MHD_OPTION_CONNECTION_TIMEOUT, timeout_seconds,
                   MHD_OPTION_CONNECTION_LIMIT, connection_limit,
                   MHD_OPTION_PER_IP_CONNECTION_LIMIT, per_address_limit,
                   MHD_OPTION_CONNECTION_MEMORY_LIMIT, memory_limit,
+                  MHD_OPTION_THREAD_POOL_SIZE, threads,
                   MHD_OPTION_UNESCAPE_CALLBACK, tbrd_mhd_keep_escapes, NULL,
                   MHD_OPTION_HTTPS_MEM_KEY, tls_key,
                   MHD_OPTION_HTTPS_MEM_CERT, tls_cert,
@@ -72,12 +83,28 @@ static inline struct MHD_Daemon *tbrd_mhd_start(void *start, int listen_fd, tbrd
     return fn(flags, 0, NULL, NULL, handler, handler_context,
               MHD_OPTION_LISTEN_SOCKET, (MHD_socket)listen_fd,
               MHD_OPTION_NOTIFY_COMPLETED, completed, completed_context,
+              MHD_OPTION_NOTIFY_CONNECTION, notify, notify_context,
               MHD_OPTION_CONNECTION_TIMEOUT, timeout_seconds,
               MHD_OPTION_CONNECTION_LIMIT, connection_limit,
               MHD_OPTION_PER_IP_CONNECTION_LIMIT, per_address_limit,
               MHD_OPTION_CONNECTION_MEMORY_LIMIT, memory_limit,
+              MHD_OPTION_THREAD_POOL_SIZE, threads,
               MHD_OPTION_UNESCAPE_CALLBACK, tbrd_mhd_keep_escapes, NULL,
               MHD_OPTION_END);
+}
+
+// The socket of `connection` (libmicrohttpd closes it after telling `notify` the connection closed), or -1.
+static inline int tbrd_mhd_connection_fd(void *get_info, struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info =
+        ((tbrd_mhd_get_connection_info_fn)get_info)(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
+    return info == NULL ? -1 : (int)info->connect_fd;
+}
+
+// What `notify` stored for `connection` as it opened, or NULL.
+static inline void *tbrd_mhd_socket_context(void *get_info, struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info =
+        ((tbrd_mhd_get_connection_info_fn)get_info)(connection, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+    return info == NULL ? NULL : info->socket_context;
 }
 
 // The peer's address of `connection` (libmicrohttpd keeps it for the connection's life), or NULL.

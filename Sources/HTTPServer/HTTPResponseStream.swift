@@ -2,15 +2,16 @@ import Dispatch
 import TBRFoundation
 
 /// The body of a response that is written while it is sent (Server-Sent Events): the handler's task
-/// queues chunks, the connection's thread takes them as the client reads. Bounded: at most ``capacity``
+/// queues chunks, the server's event loop takes them as the client reads. Bounded: at most ``capacity``
 /// chunks wait; ``send(_:)`` refuses more (``SendResult/full``), so a client too slow to read never makes
 /// the server's memory grow, and the producer decides what to do (tbrd's events end the stream with a last
-/// event that says so). While nothing is queued for ``heartbeatInterval``, the connection's thread sends
-/// ``heartbeat`` (an SSE comment), so that proxies and clients see a live connection.
+/// event that says so). While nothing is queued for ``heartbeatInterval``, the server sends ``heartbeat``
+/// (an SSE comment), so that proxies and clients see a live connection.
 ///
-/// The connection's thread blocks in ``pull(maximum:)``: libmicrohttpd's thread-per-connection mode
-/// has no other flow control (as ``HTTPServer``'s responses). When the client goes away the stream is
-/// closed: further sends answer ``SendResult/closed`` and the ``onClose(_:)`` action runs once.
+/// A stream holds no thread: when nothing is queued, its connection is suspended (``take(maximum:)``
+/// parks it) and the next ``send(_:)``, ``finish(with:)`` or heartbeat resumes it. When the client goes
+/// away the stream is closed: further sends answer ``SendResult/closed`` and the ``onClose(_:)`` action
+/// runs once.
 public final class HTTPResponseStream: Sendable {
     /// What became of a chunk given to ``send(_:)``.
     public enum SendResult: Sendable, Hashable {
@@ -22,6 +23,16 @@ public final class HTTPResponseStream: Sendable {
         case closed
     }
 
+    /// What ``take(maximum:)`` gives the server.
+    enum Piece: Equatable {
+        /// Bytes to send.
+        case bytes([UInt8])
+        /// Nothing is queued: the connection was parked (its park action ran), and is resumed by what comes next.
+        case parked
+        /// The stream is over.
+        case end
+    }
+
     private struct State {
         var chunks: [[UInt8]] = []
         /// Bytes of the first chunk already taken.
@@ -29,10 +40,16 @@ public final class HTTPResponseStream: Sendable {
         var finished = false
         var closed = false
         var onClose: (@Sendable () -> Void)?
+        /// Suspends the connection (set by the server as the stream starts, on its thread).
+        var park: (@Sendable () -> Void)?
+        /// Resumes the connection.
+        var unpark: (@Sendable () -> Void)?
+        var parked = false
+        /// When bytes were last taken.
+        var lastTaken = ContinuousClock.now
     }
 
     private let state = Locked(State())
-    private let ready = DispatchSemaphore(value: 0)
     /// How many chunks may wait at most.
     public let capacity: Int
     /// Sent when nothing else was for ``heartbeatInterval``.
@@ -51,25 +68,26 @@ public final class HTTPResponseStream: Sendable {
 
     /// Queues `bytes` for the client.
     public func send(_ bytes: [UInt8]) -> SendResult {
-        let result = state.withLock { s -> SendResult in
-            if s.closed || s.finished { return .closed }
-            if s.chunks.count >= capacity { return .full }
+        let (result, wake) = state.withLock { s -> (SendResult, (@Sendable () -> Void)?) in
+            if s.closed || s.finished { return (.closed, nil) }
+            if s.chunks.count >= capacity { return (.full, nil) }
             s.chunks.append(bytes)
-            return .queued
+            return (.queued, Self.unparked(&s))
         }
-        if result == .queued { ready.signal() }
+        wake?()
         return result
     }
 
     /// Ends the stream: `last` (when given) is sent after what is queued, even when the queue is full,
     /// then the response ends. Idempotent.
     public func finish(with last: [UInt8]? = nil) {
-        state.withLock { s in
-            guard !s.finished, !s.closed else { return }
+        let wake = state.withLock { s -> (@Sendable () -> Void)? in
+            guard !s.finished, !s.closed else { return nil }
             if let last { s.chunks.append(last) }
             s.finished = true
+            return Self.unparked(&s)
         }
-        ready.signal()
+        wake?()
     }
 
     /// Runs `action` once when the client goes away or the stream ends (at once when it already has).
@@ -82,34 +100,57 @@ public final class HTTPResponseStream: Sendable {
         if now { action() }
     }
 
-    /// The next bytes for the client, at most `maximum`, blocking until there are some or a heartbeat
-    /// is due; nil at the end. On the connection's thread.
-    func pull(maximum: Int) -> [UInt8]? {
-        while true {
-            let next = state.withLock { s -> [UInt8]?? in
-                if let first = s.chunks.first {
-                    let end = min(first.count, s.offset + maximum)
-                    let piece = Array(first[s.offset..<end])
-                    if end == first.count {
-                        s.chunks.removeFirst()
-                        s.offset = 0
-                    } else {
-                        s.offset = end
-                    }
-                    return .some(piece)
-                }
-                return s.finished ? .some(nil) : nil
-            }
-            if let next {
-                guard let bytes = next else { return nil }
-                if bytes.isEmpty { continue }
-                return bytes
-            }
-            let milliseconds = Int(heartbeatInterval.milliseconds(roundingUp: true))
-            if ready.wait(timeout: .now() + .milliseconds(milliseconds)) == .timedOut, !heartbeat.isEmpty {
-                return Array(heartbeat.prefix(maximum))
-            }
+    /// The server's actions on the stream's connection: `park` suspends it (called by ``take(maximum:)``
+    /// on the server's thread), `unpark` resumes it (called from any thread, once per park).
+    func attach(park: @escaping @Sendable () -> Void, unpark: @escaping @Sendable () -> Void) {
+        state.withLock { s in
+            s.park = park
+            s.unpark = unpark
         }
+    }
+
+    /// The next bytes for the client, at most `maximum`; when nothing is queued, the connection is
+    /// parked (under the stream's lock, so a send that follows always finds it parked) until something is.
+    func take(maximum: Int) -> Piece {
+        state.withLock { s -> Piece in
+            while let first = s.chunks.first {
+                let end = min(first.count, s.offset + maximum)
+                let piece = Array(first[s.offset..<end])
+                if end == first.count {
+                    s.chunks.removeFirst()
+                    s.offset = 0
+                } else {
+                    s.offset = end
+                }
+                if piece.isEmpty { continue }
+                s.lastTaken = .now
+                return .bytes(piece)
+            }
+            if s.finished || s.closed { return .end }
+            guard let park = s.park else { return .end }
+            s.parked = true
+            park()
+            return .parked
+        }
+    }
+
+    /// Queues the heartbeat when the stream is parked and has been silent for ``heartbeatInterval`` at
+    /// `now` (the server's sweep calls it).
+    func beatIfSilent(at now: ContinuousClock.Instant) {
+        guard !heartbeat.isEmpty else { return }
+        let wake = state.withLock { s -> (@Sendable () -> Void)? in
+            guard s.parked, !s.closed, !s.finished, now - s.lastTaken >= heartbeatInterval else { return nil }
+            s.chunks.append(heartbeat)
+            return Self.unparked(&s)
+        }
+        wake?()
+    }
+
+    /// The resume action when the connection is parked, which it is no longer.
+    private static func unparked(_ s: inout State) -> (@Sendable () -> Void)? {
+        guard s.parked else { return nil }
+        s.parked = false
+        return s.unpark
     }
 
     /// The client went away, or libmicrohttpd is done with the response: runs the close action once.
@@ -117,7 +158,10 @@ public final class HTTPResponseStream: Sendable {
         let action = state.withLock { s -> (@Sendable () -> Void)? in
             guard !s.closed else { return nil }
             s.closed = true
+            s.parked = false
             s.chunks = []
+            s.park = nil
+            s.unpark = nil
             defer { s.onClose = nil }
             return s.onClose
         }

@@ -6,32 +6,347 @@ import TBRFoundation
 import Glibc
 #endif
 
-/// What libmicrohttpd's callbacks reach: the library, the handler, the headers of every response, the
-/// bounds, and the streams still being sent (ended when the server stops).
+/// A connection as libmicrohttpd hands it around: a pointer that stays valid until the connection is
+/// closed, which the server never lets happen while the connection is suspended (it resumes every
+/// suspended connection before stopping). Resumed from any thread (MHD_resume_connection is safe there).
+struct ConnectionHandle: @unchecked Sendable {
+    let pointer: OpaquePointer
+}
+
+/// What libmicrohttpd's callbacks reach: the library, the handlers, the headers of every response, the
+/// bounds, the connection table, the requests being handled and the streams still being sent.
 final class ServerContext: Sendable {
     let api: LibMicroHTTPD.API
     let handler: HTTPServer.Handler
+    let admit: HTTPServer.Admission?
     let headers: [String: String]
     let limits: HTTPServer.Limits
+    let table: Locked<ConnectionTable>
     private let streams = Locked<[ObjectIdentifier: HTTPResponseStream]>([:])
+    /// Set once ``HTTPServer/stop()`` began: requests are answered 503 without reaching a handler, and
+    /// streams end as they start.
+    private let stopping = Locked(false)
+    /// Handlers (and admissions) still running; stopping waits for them.
+    private let inFlight = DispatchGroup()
+    /// The sweep: deadlines and heartbeats, once a second while connections are open.
+    let sweepQueue = DispatchQueue(label: "tbrd.http.server.sweep")
+    nonisolated(unsafe) private var sweepTimer: QueueTimer?
 
-    init(api: LibMicroHTTPD.API, handler: @escaping HTTPServer.Handler, headers: [String: String], limits: HTTPServer.Limits) {
+    init(api: LibMicroHTTPD.API, handler: @escaping HTTPServer.Handler, admit: HTTPServer.Admission?, headers: [String: String], limits: HTTPServer.Limits) {
         self.api = api
         self.handler = handler
+        self.admit = admit
         self.headers = headers
         self.limits = limits
+        table = Locked(ConnectionTable(strangerLimit: limits.strangers, headDeadline: limits.headDeadline, bodyDeadline: limits.bodyDeadline))
     }
 
     func opened(_ stream: HTTPResponseStream) { streams.withLock { $0[ObjectIdentifier(stream)] = stream } }
     func closed(_ stream: HTTPResponseStream) { _ = streams.withLock { $0.removeValue(forKey: ObjectIdentifier(stream)) } }
 
-    /// Ends every stream still open, so that their connections' threads return.
+    /// Ends every stream still open, so that their connections are resumed and closed.
     func closeStreams() {
         for stream in streams.withLock({ Array($0.values) }) { stream.finish() }
     }
+
+    /// Starts the sweep (on its queue): every second, the connections past their deadline are shut down
+    /// and silent streams get their heartbeat.
+    func startSweep() {
+        sweepQueue.sync {
+            let timer = QueueTimer(queue: sweepQueue) { [weak self] in self?.sweep() }
+            timer.arm(every: .seconds(1))
+            sweepTimer = timer
+        }
+    }
+
+    func stopSweep() {
+        sweepQueue.sync {
+            sweepTimer?.cancel()
+            sweepTimer = nil
+        }
+    }
+
+    private func sweep() {
+        dispatchPrecondition(condition: .onQueue(sweepQueue))
+        let now = ContinuousClock.now
+        table.withLock { table in
+            // Under the table's lock: a closed connection leaves the table before its socket is closed.
+            for fd in table.expired(at: now) { _ = Glibc.shutdown(fd, Int32(SHUT_RDWR)) }
+        }
+        for stream in streams.withLock({ Array($0.values) }) { stream.beatIfSilent(at: now) }
+    }
+
+    var isStopping: Bool { stopping.withLock { $0 } }
+
+    /// Stops taking work, then waits for the work handed off (whose connections it resumes).
+    func drain() {
+        stopping.withLock { $0 = true }
+        inFlight.wait()
+    }
+
+    /// Suspends `connection` and runs `work` as a task the server waits for when stopping, then resumes
+    /// the connection; false (nothing done) once the server is stopping. Counted under the same lock as
+    /// ``drain()`` sets the flag: no work starts that drain does not wait for.
+    func handOff(_ connection: ConnectionHandle, _ work: @escaping @Sendable () async -> Void) -> Bool {
+        let begun = stopping.withLock { stopping -> Bool in
+            if stopping { return false }
+            inFlight.enter()
+            return true
+        }
+        guard begun else { return false }
+        let api = self.api
+        api.suspend(connection.pointer)
+        Task {
+            await work()
+            api.resume(connection.pointer)
+            self.inFlight.leave()
+        }
+        return true
+    }
 }
 
-/// The headers of one request, filled by libmicrohttpd's iterator on the connection's thread.
+/// Where a request is: its head, its body as it arrives, and what the server's tasks decided.
+final class PendingRequest: Sendable {
+    struct State {
+        /// The connection showed a valid credential (this request or an earlier one on it).
+        var trusted = false
+        /// The admission is running: the connection is suspended.
+        var admitting = false
+        /// The admission suspended the first call: libmicrohttpd repeats that call once resumed.
+        var repeatsFirstCall = false
+        var body: [UInt8] = []
+        /// Bytes of body received, kept or not.
+        var received = 0
+        /// More than the bound arrived: the body is dropped and the answer is 413.
+        var tooLarge = false
+        /// The handler has the request: the connection is suspended until it answers.
+        var handling = false
+        /// The handler's answer, to queue once the connection is resumed.
+        var answer: HTTPServerResponse?
+    }
+
+    /// The connection's id in the server's table.
+    let connection: UInt64
+    let state: Locked<State>
+
+    init(connection: UInt64, trusted: Bool) {
+        self.connection = connection
+        state = Locked(State(trusted: trusted))
+    }
+}
+
+/// The id the connection got as it opened (kept as libmicrohttpd's socket context).
+final class ConnectionRecord {
+    let id: UInt64
+    init(id: UInt64) { self.id = id }
+}
+
+/// A stream and the server it belongs to, for the content reader.
+final class StreamBox {
+    let stream: HTTPResponseStream
+    let context: ServerContext
+    init(stream: HTTPResponseStream, context: ServerContext) {
+        self.stream = stream
+        self.context = context
+    }
+}
+
+/// Opens and closes connections in the table: a new one may displace the oldest stranger.
+let notifyConnection: tbrd_mhd_notify_connection = { cls, connection, socketContext, code in
+    guard let cls, let connection, let socketContext else { return }
+    let context = Unmanaged<ServerContext>.fromOpaque(cls).takeUnretainedValue()
+    if code.rawValue == 0 {  // MHD_CONNECTION_NOTIFY_STARTED
+        let fd = tbrd_mhd_connection_fd(context.api.connectionInfo, connection)
+        let id = context.table.withLock { table -> UInt64 in
+            let (id, evicted) = table.open(fd: fd, at: .now)
+            if let evicted { _ = Glibc.shutdown(evicted, Int32(SHUT_RDWR)) }
+            return id
+        }
+        socketContext.pointee = Unmanaged.passRetained(ConnectionRecord(id: id)).toOpaque()
+    } else if let raw = socketContext.pointee {
+        let record = Unmanaged<ConnectionRecord>.fromOpaque(raw).takeRetainedValue()
+        context.table.withLock { $0.close(record.id) }
+        socketContext.pointee = nil
+    }
+}
+
+private let accessHandler_: tbrd_mhd_access_handler = { cls, connection, url, method, _, uploadData, uploadSize, requestContext in
+    guard let cls, let connection, let url, let method, let uploadSize, let requestContext else { return .NO }
+    let context = Unmanaged<ServerContext>.fromOpaque(cls).takeUnretainedValue()
+    let api = context.api
+    let handle = ConnectionHandle(pointer: connection)
+    // The first call for a request: its head is in. A connection not yet trusted is admitted (or not)
+    // before its body is read, so that a stranger's body is never kept.
+    guard let existing = requestContext.pointee else {
+        guard let raw = tbrd_mhd_socket_context(api.connectionInfo, connection) else { return .NO }
+        let id = Unmanaged<ConnectionRecord>.fromOpaque(raw).takeUnretainedValue().id
+        let trusted = context.table.withLock { table -> Bool in
+            table.enter(.awaitingBody, id, at: .now)
+            return table.isTrusted(id)
+        }
+        let pending = PendingRequest(connection: id, trusted: trusted || context.admit == nil)
+        requestContext.pointee = Unmanaged.passRetained(pending).toOpaque()
+        if let admit = context.admit, !trusted {
+            let head = requestHead(connection, url: url, method: method, api: api)
+            pending.state.withLock {
+                $0.admitting = true
+                $0.repeatsFirstCall = true
+            }
+            let started = context.handOff(handle) {
+                let admitted = await admit(head)
+                if admitted { context.table.withLock { $0.trust(id) } }
+                pending.state.withLock {
+                    $0.trusted = admitted
+                    $0.admitting = false
+                }
+            }
+            if !started {
+                pending.state.withLock {
+                    $0.admitting = false
+                    $0.repeatsFirstCall = false
+                }
+            }
+        }
+        return .YES
+    }
+    let pending = Unmanaged<PendingRequest>.fromOpaque(existing).takeUnretainedValue()
+    if uploadSize.pointee > 0 {
+        let size = uploadSize.pointee
+        pending.state.withLock { p in
+            p.received += size
+            if p.received > context.limits.bodyBytes {
+                p.tooLarge = true
+                p.body = []
+            } else if p.trusted, let uploadData {
+                uploadData.withMemoryRebound(to: UInt8.self, capacity: size) { p.body.append(contentsOf: UnsafeBufferPointer(start: $0, count: size)) }
+            }
+        }
+        uploadSize.pointee = 0
+        return .YES
+    }
+    // The whole request is in (or the handler answered and the connection was resumed).
+    enum Next { case answer(HTTPServerResponse), handle(body: [UInt8], trusted: Bool), wait }
+    let next = pending.state.withLock { p -> Next in
+        if p.repeatsFirstCall, !p.admitting {
+            // The first call again, after the admission (libmicrohttpd calls it until it returns unsuspended).
+            p.repeatsFirstCall = false
+            return .wait
+        }
+        if let answer = p.answer { return .answer(answer) }
+        if p.handling || p.admitting { return .wait }
+        if p.tooLarge { return .answer(HTTPServerResponse(status: 413)) }
+        p.handling = true
+        return .handle(body: p.body, trusted: p.trusted)
+    }
+    switch next {
+    case .wait:
+        return .YES
+    case .answer(let response):
+        return queue(response, on: connection, context)
+    case .handle(let body, let trusted):
+        let (headers, headerSize) = HeaderCollector.collect(connection, api: api)
+        if headerSize > context.limits.headerBytes { return queue(HTTPServerResponse(status: 431), on: connection, context) }
+        var head = requestHead(connection, url: url, method: method, api: api, headers: headers)
+        head.body = body
+        head.trusted = trusted
+        let request = head
+        context.table.withLock { $0.enter(.busy, pending.connection, at: .now) }
+        let handler = context.handler
+        let started = context.handOff(handle) {
+            let answer = await handler(request)
+            pending.state.withLock { $0.answer = answer }
+        }
+        return started ? .YES : queue(HTTPServerResponse(status: 503), on: connection, context)
+    }
+}
+
+/// The request's method, path, query, headers and client address, without its body.
+private func requestHead(
+    _ connection: OpaquePointer, url: UnsafePointer<CChar>, method: UnsafePointer<CChar>, api: LibMicroHTTPD.API,
+    headers given: [String: String]? = nil
+) -> HTTPServerRequest {
+    let headers = given ?? HeaderCollector.collect(connection, api: api).headers
+    let contentType = headers["content-type"]?.split(separator: ";").first.map { String($0).lowercased().filter { $0 != " " } }
+    let target = String(cString: url)
+    let parts = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
+    // libmicrohttpd gives the path without the query; the query is read back from its arguments.
+    let query = parts.count > 1 ? String(parts[1]) : HeaderCollector.query(connection, api: api)
+    var client = ""
+    if let address = tbrd_mhd_client_address(api.connectionInfo, connection) {
+        let length = socklen_t(address.pointee.sa_family == sa_family_t(AF_INET6) ? MemoryLayout<sockaddr_in6>.size : MemoryLayout<sockaddr_in>.size)
+        client = SocketAddress(address, length: length).endpoint.host
+    }
+    return HTTPServerRequest(
+        method: String(cString: method), path: String(parts.first ?? ""), query: query, contentType: contentType,
+        accept: headers["accept"], headers: headers, body: [], clientAddress: client)
+}
+
+/// Queues `response` on `connection` (on the connection's thread): a stream's content comes from the
+/// content reader, which parks the connection while nothing is queued.
+private func queue(_ response: HTTPServerResponse, on connection: OpaquePointer, _ context: ServerContext) -> MHD_Result {
+    let api = context.api
+    let created: OpaquePointer?
+    if let stream = response.stream {
+        context.opened(stream)
+        // A stream that starts while the server stops ends at once (after what is queued), never parks.
+        if context.isStopping { stream.finish() }
+        let handle = ConnectionHandle(pointer: connection)
+        stream.attach(park: { api.suspend(handle.pointer) }, unpark: { api.resume(handle.pointer) })
+        let box = Unmanaged.passRetained(StreamBox(stream: stream, context: context)).toOpaque()
+        created = api.responseFromCallback(UInt64.max, 4096, contentReader, box, contentFree)
+        if created == nil { contentFree(box) }
+    } else {
+        created = response.body.withUnsafeBytes { bytes in
+            api.responseFromBuffer(bytes.count, UnsafeMutableRawPointer(mutating: bytes.baseAddress), .RESPMEM_MUST_COPY)
+        }
+    }
+    guard let created else { return .NO }
+    defer { api.destroyResponse(created) }
+    if let type = response.contentType { _ = api.addHeader(created, "Content-Type", type) }
+    for (name, value) in context.headers.merging(response.headers, uniquingKeysWith: { _, handlers in handlers }) {
+        _ = api.addHeader(created, name, value)
+    }
+    return api.queueResponse(connection, UInt32(response.status), created)
+}
+
+/// The access handler libmicrohttpd calls for each step of a request.
+let accessHandler: tbrd_mhd_access_handler = accessHandler_
+
+/// A request is done (answered, or its connection closed): its context is released, and a connection
+/// that stays open waits for its next head.
+let completedHandler: tbrd_mhd_completed_handler = { cls, _, requestContext, _ in
+    guard let cls, let requestContext, let raw = requestContext.pointee else { return }
+    let context = Unmanaged<ServerContext>.fromOpaque(cls).takeUnretainedValue()
+    let pending = Unmanaged<PendingRequest>.fromOpaque(raw).takeRetainedValue()
+    context.table.withLock { $0.enter(.awaitingHead, pending.connection, at: .now) }
+    requestContext.pointee = nil
+}
+
+/// Fills libmicrohttpd's buffer from a stream; when nothing is queued the connection is parked (the
+/// reader answers 0, libmicrohttpd calls again once it is resumed); the end of the stream ends the response.
+private let contentReader: tbrd_mhd_content_reader = { cls, _, buffer, maximum in
+    guard let cls, let buffer else { return -2 }
+    let box = Unmanaged<StreamBox>.fromOpaque(cls).takeUnretainedValue()
+    switch box.stream.take(maximum: maximum) {
+    case .end: return -1
+    case .parked: return 0
+    case .bytes(let bytes):
+        bytes.withUnsafeBytes { raw in
+            UnsafeMutableRawPointer(buffer).copyMemory(from: raw.baseAddress!, byteCount: raw.count)
+        }
+        return bytes.count
+    }
+}
+
+/// libmicrohttpd is done with a streamed response (sent, or the client went away): the stream closes.
+private let contentFree: tbrd_mhd_content_free = { cls in
+    guard let cls else { return }
+    let box = Unmanaged<StreamBox>.fromOpaque(cls).takeRetainedValue()
+    box.context.closed(box.stream)
+    box.stream.close()
+}
+
+/// The headers and query of one request, read with libmicrohttpd's iterator on the connection's thread.
 final class HeaderCollector {
     var headers: [String: String] = [:]
     /// The query's arguments as sent (``query(_:api:)``).
@@ -70,134 +385,4 @@ final class HeaderCollector {
         }, raw)
         return withExtendedLifetime(collector) { collector.pairs.joined(separator: "&") }
     }
-}
-
-/// One request's body as it arrives (libmicrohttpd's per-request context).
-final class PendingRequest {
-    var body: [UInt8] = []
-    /// More than the bound arrived: the body is dropped and the answer is 413.
-    var tooLarge = false
-}
-
-/// A response handed from the handler's task to the connection's thread, which blocks on it: in
-/// libmicrohttpd's thread-per-connection mode blocking in the callback is its flow control (suspend and
-/// resume are not available there). It is a thread waiting, not a task, so it is not a ``ReplySlots``;
-/// moving the server to one polling thread with suspend and resume would end it.
-/// The response is kept under a ``Locked`` (which ThreadSanitizer can order; a semaphore it cannot see).
-final class ResponseSlot: Sendable {
-    let response = Locked<HTTPServerResponse?>(nil)
-    let done = DispatchSemaphore(value: 0)
-}
-
-/// A stream and the server it belongs to, for the content reader.
-final class StreamBox {
-    let stream: HTTPResponseStream
-    let context: ServerContext
-    init(stream: HTTPResponseStream, context: ServerContext) {
-        self.stream = stream
-        self.context = context
-    }
-}
-
-private let accessHandler_: tbrd_mhd_access_handler = { cls, connection, url, method, _, uploadData, uploadSize, requestContext in
-    guard let cls, let connection, let url, let method, let uploadSize, let requestContext else { return .NO }
-    let context = Unmanaged<ServerContext>.fromOpaque(cls).takeUnretainedValue()
-    // The first call for a request only creates its context.
-    guard let existing = requestContext.pointee else {
-        requestContext.pointee = Unmanaged.passRetained(PendingRequest()).toOpaque()
-        return .YES
-    }
-    let pending = Unmanaged<PendingRequest>.fromOpaque(existing).takeUnretainedValue()
-    if uploadSize.pointee > 0 {
-        if !pending.tooLarge, let uploadData, pending.body.count + uploadSize.pointee <= context.limits.bodyBytes {
-            uploadData.withMemoryRebound(to: UInt8.self, capacity: uploadSize.pointee) {
-                pending.body.append(contentsOf: UnsafeBufferPointer(start: $0, count: uploadSize.pointee))
-            }
-        } else {
-            pending.tooLarge = true
-            pending.body = []
-        }
-        uploadSize.pointee = 0
-        return .YES
-    }
-    // The whole request is in: answer it, waiting on this connection's own thread for the handler.
-    let api = context.api
-    let (headers, headerSize) = HeaderCollector.collect(connection, api: api)
-    let response: HTTPServerResponse
-    if pending.tooLarge {
-        response = HTTPServerResponse(status: 413)
-    } else if headerSize > context.limits.headerBytes {
-        response = HTTPServerResponse(status: 431)
-    } else {
-        let contentType = headers["content-type"]?.split(separator: ";").first.map { String($0).lowercased().filter { $0 != " " } }
-        let target = String(cString: url)
-        let parts = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
-        // libmicrohttpd gives the path without the query; the query is read back from its arguments.
-        let query = parts.count > 1 ? String(parts[1]) : HeaderCollector.query(connection, api: api)
-        var client = ""
-        if let address = tbrd_mhd_client_address(api.connectionInfo, connection) {
-            let length = socklen_t(address.pointee.sa_family == sa_family_t(AF_INET6) ? MemoryLayout<sockaddr_in6>.size : MemoryLayout<sockaddr_in>.size)
-            client = SocketAddress(address, length: length).endpoint.host
-        }
-        let request = HTTPServerRequest(
-            method: String(cString: method), path: String(parts.first ?? ""), query: query, contentType: contentType,
-            accept: headers["accept"], headers: headers, body: pending.body, clientAddress: client)
-        let handler = context.handler
-        let slot = ResponseSlot()
-        Task {
-            let answer = await handler(request)
-            slot.response.withLock { $0 = answer }
-            slot.done.signal()
-        }
-        slot.done.wait()
-        response = slot.response.withLock { $0 } ?? HTTPServerResponse(status: 500)
-    }
-    let created: OpaquePointer?
-    if let stream = response.stream {
-        context.opened(stream)
-        let box = Unmanaged.passRetained(StreamBox(stream: stream, context: context)).toOpaque()
-        created = api.responseFromCallback(UInt64.max, 4096, contentReader, box, contentFree)
-        if created == nil { contentFree(box) }
-    } else {
-        created = response.body.withUnsafeBytes { bytes in
-            api.responseFromBuffer(bytes.count, UnsafeMutableRawPointer(mutating: bytes.baseAddress), .RESPMEM_MUST_COPY)
-        }
-    }
-    guard let created else { return .NO }
-    defer { api.destroyResponse(created) }
-    if let type = response.contentType { _ = api.addHeader(created, "Content-Type", type) }
-    for (name, value) in context.headers.merging(response.headers, uniquingKeysWith: { _, handlers in handlers }) {
-        _ = api.addHeader(created, name, value)
-    }
-    return api.queueResponse(connection, UInt32(response.status), created)
-}
-
-/// The access handler libmicrohttpd calls for each step of a request.
-let accessHandler: tbrd_mhd_access_handler = accessHandler_
-
-/// Releases a request's context when libmicrohttpd is done with it.
-let completedHandler: tbrd_mhd_completed_handler = { _, _, requestContext, _ in
-    guard let requestContext, let pending = requestContext.pointee else { return }
-    Unmanaged<PendingRequest>.fromOpaque(pending).release()
-    requestContext.pointee = nil
-}
-
-/// Fills libmicrohttpd's buffer from a stream, blocking the connection's thread until there is
-/// something (or a heartbeat is due); the end of the stream ends the response.
-private let contentReader: tbrd_mhd_content_reader = { cls, _, buffer, maximum in
-    guard let cls, let buffer else { return -2 }
-    let box = Unmanaged<StreamBox>.fromOpaque(cls).takeUnretainedValue()
-    guard let bytes = box.stream.pull(maximum: maximum) else { return -1 }
-    bytes.withUnsafeBytes { raw in
-        UnsafeMutableRawPointer(buffer).copyMemory(from: raw.baseAddress!, byteCount: raw.count)
-    }
-    return bytes.count
-}
-
-/// libmicrohttpd is done with a streamed response (sent, or the client went away): the stream closes.
-private let contentFree: tbrd_mhd_content_free = { cls in
-    guard let cls else { return }
-    let box = Unmanaged<StreamBox>.fromOpaque(cls).takeRetainedValue()
-    box.context.closed(box.stream)
-    box.stream.close()
 }

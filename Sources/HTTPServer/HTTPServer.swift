@@ -1,7 +1,7 @@
 internal import CMicroHTTPD
 import Dispatch
-import TBRFoundation
 import Synchronization
+import TBRFoundation
 
 #if canImport(Glibc)
 import Glibc
@@ -27,6 +27,9 @@ public struct HTTPServerRequest: Sendable, Hashable {
     public var body: [UInt8]
     /// The client's IP address, numeric (`127.0.0.1`, `::1`); empty when unknown.
     public var clientAddress: String
+    /// Whether the connection was admitted (``HTTPServer/Admission``) before its body was read. A body
+    /// sent on a connection that was not is never kept: ``body`` is then empty.
+    public var trusted: Bool = true
 
     /// A request as given (the server makes them; tests and the fuzz target too).
     public init(
@@ -66,20 +69,29 @@ public struct HTTPServerResponse: Sendable {
 }
 
 /// An HTTP/1.1 server over GNU libmicrohttpd (opened with `dlopen`: ``LibMicroHTTPD``), for tbrd's API
-/// and the simulators' REST APIs (otbr-sim `--rest`): one thread per connection (libmicrohttpd's), each
-/// request handed whole to an async handler, whose answer the connection's thread waits for (never a
-/// thread of Swift's cooperative pool). Listens on one address and port (0: a free one, read back in
-/// ``port``), over TLS when given an identity; ``stop()`` or ``shutdown()`` closes it.
+/// and the simulators' REST APIs (otbr-sim `--rest`). Connections are served from an event loop
+/// (libmicrohttpd's epoll mode, ``Limits/threads`` threads): a connection whose request is with the
+/// async handler is suspended until the handler answers, and an event stream is suspended while it has
+/// nothing to send, so thousands of open connections cost memory, not threads, and no thread ever waits
+/// for a handler. Listens on one address and port (0: a free one, read back in ``port``), over TLS when
+/// given an identity; ``stop()`` or ``shutdown()`` closes it.
 ///
-/// Bounds (``Limits``): connections at once (more are refused), the header block (431), the body (413),
-/// and an idle timeout that closes a connection on which nothing moved, slow senders included.
+/// Bounds (``Limits``): connections at once (more are refused), per client address, the header block
+/// (431), the body (413), a deadline for each request's head and one for its body (however slowly it
+/// trickles), and a budget for strangers: connections not yet admitted by ``Admission`` may hold only
+/// so many, the oldest waiting one giving way to a new one (``ConnectionTable``).
 ///
-/// Stopping waits for the connections' threads, and so for handlers that are still running: an owner
-/// whose handlers wait on it (an actor serving its own state) stops the server with ``shutdown()``,
-/// which waits without holding the owner.
+/// Stopping waits for handlers that are still running: an owner whose handlers wait on it (an actor
+/// serving its own state) stops the server with ``shutdown()``, which waits without holding the owner.
 public final class HTTPServer: Sendable {
     /// The handler of every request.
     public typealias Handler = @Sendable (HTTPServerRequest) async -> HTTPServerResponse
+    /// Decides from a request's head (its body not yet read, ``HTTPServerRequest/body`` empty) whether
+    /// the connection shows a valid credential: an admitted connection is trusted for the rest of its
+    /// life (its bodies are kept, it is never displaced as a stranger); a refused one still reaches the
+    /// handler, with its body dropped (``HTTPServerRequest/trusted`` false). Without one, every
+    /// connection is trusted.
+    public typealias Admission = @Sendable (HTTPServerRequest) async -> Bool
 
     /// What a server accepts at most.
     public struct Limits: Sendable, Hashable {
@@ -88,23 +100,37 @@ public final class HTTPServer: Sendable {
         /// Connections open at once from one client address (0: no such bound); more from it are closed
         /// as they come, so that one host cannot take every connection.
         public var connectionsPerAddress: Int
+        /// Connections open at once that were not admitted (``Admission``); past it, the oldest of them
+        /// still waiting for its head or body is closed to make room.
+        public var strangers: Int
         /// Bytes of request headers (names and values); more: 431.
         public var headerBytes: Int
         /// Bytes of a request body; more: 413.
         public var bodyBytes: Int
-        /// Seconds a connection may stay idle (nothing received or sent) before it is closed.
+        /// How long a connection may take to send a request's whole head, from its opening or its last answer.
+        public var headDeadline: Duration
+        /// How long it may take to send a request's body, from its head.
+        public var bodyDeadline: Duration
+        /// Seconds a connection that is being answered may stay idle (nothing sent) before it is closed.
         public var idleTimeoutSeconds: Int
+        /// Threads of the event loop.
+        public var threads: Int
 
-        /// Bounds as given; the defaults are tbrd's API's.
+        /// Bounds as given; the defaults are tbrd's API's (docs/http-api.md, "Bounds and hostile clients").
         public init(
-            connections: Int = 256, connectionsPerAddress: Int = 128, headerBytes: Int = 8 * 1024, bodyBytes: Int = 64 * 1024,
-            idleTimeoutSeconds: Int = 30
+            connections: Int = 2048, connectionsPerAddress: Int = 128, strangers: Int = 1536, headerBytes: Int = 8 * 1024,
+            bodyBytes: Int = 64 * 1024, headDeadline: Duration = .seconds(10), bodyDeadline: Duration = .seconds(30),
+            idleTimeoutSeconds: Int = 30, threads: Int = 2
         ) {
             self.connections = connections
             self.connectionsPerAddress = connectionsPerAddress
+            self.strangers = strangers
             self.headerBytes = headerBytes
             self.bodyBytes = bodyBytes
+            self.headDeadline = headDeadline
+            self.bodyDeadline = bodyDeadline
             self.idleTimeoutSeconds = idleTimeoutSeconds
+            self.threads = threads
         }
     }
 
@@ -149,52 +175,65 @@ public final class HTTPServer: Sendable {
     ///     same name from the handler wins.
     ///   - limits: the bounds of connections and requests.
     ///   - tls: when given, the server speaks TLS 1.2 or 1.3 only, with this identity.
+    ///   - admit: decides from each head whether a connection not yet trusted is (nil: all are).
     /// - Throws: ``HTTPServerError`` when libmicrohttpd cannot be loaded, the address cannot be bound or
     ///   the server does not start (a key or certificate GnuTLS refuses, say).
     public static func start(
         host: String, port: UInt16, headers: [String: String] = [:], limits: Limits = Limits(), tls: TLSIdentity? = nil,
-        handler: @escaping Handler
+        admit: Admission? = nil, handler: @escaping Handler
     ) throws(HTTPServerError) -> HTTPServer {
         let api = try LibMicroHTTPD.api.get()
         let (fd, bound) = try listen(host: host, port: port)
-        let context = Unmanaged.passRetained(ServerContext(api: api, handler: handler, headers: headers, limits: limits))
+        let context = Unmanaged.passRetained(ServerContext(api: api, handler: handler, admit: admit, headers: headers, limits: limits))
         let raw = context.toOpaque()
         // The connection's pool holds the request line and headers with room to parse them; the header
         // bound itself is checked on the headers received.
         let memory = max(32 * 1024, limits.headerBytes * 4)
         let timeout = UInt32(limits.idleTimeoutSeconds), connections = UInt32(limits.connections)
-        let perAddress = UInt32(limits.connectionsPerAddress)
+        let perAddress = UInt32(limits.connectionsPerAddress), threads = UInt32(max(1, limits.threads))
         let started: OpaquePointer?
         if let tls {
             started = tls.privateKeyPEM.withCString { key in
                 tls.certificatePEM.withCString { cert in
                     TLSIdentity.priorities.withCString { priorities in
                         tbrd_mhd_start(
-                            api.startDaemon, fd, accessHandler, raw, completedHandler, raw, timeout, connections, perAddress, memory, key, cert, priorities)
+                            api.startDaemon, fd, accessHandler, raw, completedHandler, raw, notifyConnection, raw, timeout, connections, perAddress,
+                            memory, threads, key, cert, priorities)
                     }
                 }
             }
         } else {
-            started = tbrd_mhd_start(api.startDaemon, fd, accessHandler, raw, completedHandler, raw, timeout, connections, perAddress, memory, nil, nil, nil)
+            started = tbrd_mhd_start(
+                api.startDaemon, fd, accessHandler, raw, completedHandler, raw, notifyConnection, raw, timeout, connections, perAddress, memory,
+                threads, nil, nil, nil)
         }
         guard let started else {
             close(fd)
             context.release()
             throw HTTPServerError("libmicrohttpd did not start on \(host) port \(bound)" + (tls == nil ? "" : " (is the TLS key or certificate refused?)"))
         }
+        context.takeUnretainedValue().startSweep()
         return HTTPServer(daemon: started, context: context, api: api, host: host, port: bound, isTLS: tls != nil)
     }
 
-    /// Stops serving: closes the listening socket and waits for the connections' threads. Idempotent.
+    /// Stops serving: requests that arrive from now on are answered 503, the handlers still running
+    /// finish and their answers go out, every stream ends; then the listening socket and every connection
+    /// are closed. Blocks until then. Idempotent.
     public func stop() {
         guard let daemon = daemon.withLock({ d -> Daemon? in
             defer { d = nil }
             return d
         }) else { return }
-        // Streams still open end first, so that their connections' threads can be joined.
-        context.takeUnretainedValue().closeStreams()
+        let context = self.context.takeUnretainedValue()
+        // libmicrohttpd must not be stopped with a connection suspended: every handler resumes its own
+        // as it answers, every stream resumes its own as it ends, and a stream that starts from now on
+        // ends at once.
+        context.closeStreams()
+        context.drain()
+        context.closeStreams()
+        context.stopSweep()
         api.stopDaemon(daemon.pointer)
-        context.release()
+        self.context.release()
     }
 
     /// ``stop()`` on a thread of its own: returns when the server is stopped, without blocking the
@@ -219,7 +258,7 @@ public final class HTTPServer: Sendable {
         do { fd = try address.openSocket(.stream) } catch { throw HTTPServerError("cannot open a socket: \(error)") }
         do {
             // `::` takes IPv4 connections too, as otbr-agent's REST server does (`set_ipv6_v6only(false)`).
-            try address.bind(fd, listening: 64, v6Only: false)
+            try address.bind(fd, listening: 1024, v6Only: false)
         } catch {
             close(fd)
             throw HTTPServerError("cannot listen on \(host) port \(port): \(error)")

@@ -17,6 +17,8 @@ enum LibMicroHTTPD {
         let destroyResponse: tbrd_mhd_destroy_response
         let addHeader: tbrd_mhd_add_response_header
         let queueResponse: tbrd_mhd_queue_response
+        let suspend: tbrd_mhd_suspend_connection
+        let resume: tbrd_mhd_resume_connection
         /// `MHD_start_daemon` and `MHD_get_connection_info`, variadic: called through the shim's helpers.
         let startDaemon: UnsafeMutableRawPointer
         let connectionInfo: UnsafeMutableRawPointer
@@ -32,6 +34,8 @@ enum LibMicroHTTPD {
             destroyResponse = try library.function("MHD_destroy_response")
             addHeader = try library.function("MHD_add_response_header")
             queueResponse = try library.function("MHD_queue_response")
+            suspend = try library.function("MHD_suspend_connection")
+            resume = try library.function("MHD_resume_connection")
             startDaemon = try library.function("MHD_start_daemon")
             connectionInfo = try library.function("MHD_get_connection_info")
         }

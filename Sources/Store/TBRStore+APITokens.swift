@@ -75,6 +75,15 @@ extension TBRStore {
         }
     }
 
+    /// Whether a token has the SHA-256 `hash` (read only: the HTTPS API's admission of a connection,
+    /// before the request itself is authenticated with ``useAPIToken(hash:)``).
+    /// - Throws: `.sqlite`.
+    public func hasAPIToken(hash: [UInt8]) async throws(StoreError) -> Bool {
+        try await read { db in
+            try db.query("SELECT 1 FROM api_tokens WHERE hash = ?", [.blob(hash)]) { _ throws(SQLiteError) in true }.isEmpty == false
+        }
+    }
+
     /// Forgets token `name`: requests made with it are refused from now on.
     /// - Throws: ``StoreError/tokenNotFound(_:)`` or `.sqlite`.
     public func revokeAPIToken(_ name: String) async throws(StoreError) {

@@ -250,6 +250,15 @@ import HTTPAPIRouting
             #expect(try await Self.curl(json + ["--data-binary", "@\(file.path)", "\(base)/api/v1/routers/wpan0/epskc"], token: admin).status == 413)
             let garbage = try await Self.curl(json + ["-d", "{not json", "\(base)/api/v1/routers/wpan0/epskc"], token: admin)
             #expect(garbage.status == 400 && (garbage.json as? [String: Any])?["exitStatus"] as? Int == 65)
+            // A key twice: which value a parser keeps differs, so the body is refused, naming the key.
+            let twice = try await Self.curl(
+                json + ["-X", "PUT", "-d", #"{"internetAccessOption":"none","internetAccessOption":"all"}"#, "\(base)/api/v1/structures/Home/policy"],
+                token: admin)
+            #expect(twice.status == 400 && twice.problemType == "urn:tbrd:problem:invalid-argument", "\(twice.body)")
+            #expect((twice.json as? [String: Any])?["exitStatus"] as? Int == 65 && twice.body.contains("internetAccessOption"), "\(twice.body)")
+            let nested = try await Self.curl(
+                json + ["-d", #"{"durationSeconds":30,"durationSeconds":30}"#, "\(base)/api/v1/routers/wpan0/epskc"], token: admin)
+            #expect(nested.status == 400 && nested.body.contains("durationSeconds"), "even when both values agree: \(nested.body)")
             let wrongType = try await Self.curl(["-d", "{}", "\(base)/api/v1/routers/wpan0/epskc"], token: admin)
             #expect(wrongType.status == 400 && wrongType.problemType == "urn:tbrd:problem:invalid-argument")
             let tooLong = try await Self.curl(json + ["-d", #"{"durationSeconds": 601}"#, "\(base)/api/v1/routers/wpan0/epskc"], token: admin)
@@ -330,7 +339,7 @@ import HTTPAPIRouting
         for n in 0..<20 { hub.publish(APIEventHub.Event(name: "router", data: Array("{\"n\":\(n)}".utf8), sequence: nil)) }
         #expect(hub.count == 0, "the slow client is dropped, nothing more is kept for it")
         var frames = ""
-        while let bytes = stream.pull(maximum: 1 << 16) { frames += String(decoding: bytes, as: UTF8.self) }
+        while case .bytes(let bytes) = stream.take(maximum: 1 << 16) { frames += String(decoding: bytes, as: UTF8.self) }
         #expect(frames.hasSuffix("event: overflow\ndata: {\"detail\":\"this client fell too far behind; reconnect with Last-Event-ID to resume\"}\n\n"))
         #expect(frames.components(separatedBy: "event: router").count - 1 <= 10)
     }

@@ -33,12 +33,7 @@ actor APIAuthenticator {
     /// The principal of `authorization` (the `Authorization` header); nil when it names no valid token,
     /// after the delay `client`'s failures have earned.
     func authenticate(_ authorization: String?, client: String) async -> APIPrincipal? {
-        let parts = authorization?.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true) ?? []
-        guard parts.count == 2, parts[0].lowercased() == "bearer" else { return await failed(client) }
-        let token = String(parts[1])
-        guard token.hasPrefix(Self.tokenPrefix), token.utf8.count <= 128, let hash = try? LibCrypto.sha256(Array(token.utf8)) else {
-            return await failed(client)
-        }
+        guard let hash = Self.tokenHash(authorization) else { return await failed(client) }
         let record: APITokenRecord?
         do { record = try await store.useAPIToken(hash: hash) } catch {
             logger.error("the API's tokens cannot be read", [("error", "\(error)")])
@@ -47,6 +42,23 @@ actor APIAuthenticator {
         guard let record, let scope = APIScope(rawValue: record.scope) else { return await failed(client) }
         failures[client] = nil
         return APIPrincipal(tokenName: record.name, scope: scope)
+    }
+
+    /// Whether `authorization` names a valid token, with no delay and no failure counted: the server's
+    /// admission of a connection (``HTTPServer/Admission``), before its body is read. Not an
+    /// actor method: it reads the store only, and runs for every head.
+    nonisolated func admits(_ authorization: String?) async -> Bool {
+        guard let hash = Self.tokenHash(authorization) else { return false }
+        return (try? await store.hasAPIToken(hash: hash)) ?? false
+    }
+
+    /// The SHA-256 of the token `authorization` carries (`Bearer tbrd_…`); nil when it carries none.
+    private static func tokenHash(_ authorization: String?) -> [UInt8]? {
+        let parts = authorization?.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true) ?? []
+        guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
+        let token = String(parts[1])
+        guard token.hasPrefix(tokenPrefix), token.utf8.count <= 128 else { return nil }
+        return try? LibCrypto.sha256(Array(token.utf8))
     }
 
     /// Counts a failure of `client` and waits out its delay; nil, for the caller to return.

@@ -1,3 +1,4 @@
+import Glibc
 import HTTPAPIRouting
 import DBus
 import FoundationEssentials
@@ -30,9 +31,16 @@ extension DaemonRuntime {
             tls = HTTPServer.TLSIdentity(privateKeyPEM: identity.certificate.privateKeyPEM, certificatePEM: identity.certificate.certificatePEM)
             apiFingerprint = identity.fingerprint
         }
+        Self.raiseDescriptorLimit(to: 4096, logger: logger)
         let server: HTTPServer
         do {
-            server = try HTTPServer.start(host: listen.host, port: listen.port, limits: HTTPServer.Limits(), tls: tls) { [weak self] request in
+            // A connection is admitted by a valid token in its head: only then is its body read, and only
+            // strangers give way when too many connections wait (docs/http-api.md, "Bounds and hostile clients").
+            let authenticator = self.authenticator
+            server = try HTTPServer.start(
+                host: listen.host, port: listen.port, limits: HTTPServer.Limits(), tls: tls,
+                admit: { head in await authenticator.admits(head.headers["authorization"]) }
+            ) { [weak self] request in
                 guard let self else { return HTTPServerResponse(status: 503) }
                 return await self.answerAPI(request)
             }
@@ -46,6 +54,19 @@ extension DaemonRuntime {
                 + (apiFingerprint.isEmpty ? [] : [TXTEntry(key: "fp", text: apiFingerprint)])
             let type: ServiceType = "_tbrd._tcp"
             _ = await mdns.publish(ServiceRegistration(name: "tbrd", type: type, port: server.port, txt: MeshCoPTXTRecord(entries: entries).wireFormat))
+        }
+    }
+
+    /// Raises the soft limit of open descriptors to `wanted` (never past the hard limit, never down):
+    /// every connection of the API holds one, and systemd's default soft limit (1,024) is below the
+    /// server's 2,048 connections.
+    nonisolated static func raiseDescriptorLimit(to wanted: rlim_t, logger: Logger) {
+        var limit = rlimit()
+        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur < wanted else { return }
+        let before = limit.rlim_cur
+        limit.rlim_cur = min(wanted, limit.rlim_max)
+        if limit.rlim_cur > before, setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) != 0 {
+            logger.warning("cannot raise the limit of open descriptors", [("limit", "\(before)")])
         }
     }
 

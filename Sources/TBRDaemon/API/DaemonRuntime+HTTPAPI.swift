@@ -28,7 +28,11 @@ extension DaemonRuntime {
             response.headers["Allow"] = allowed.joined(separator: ", ")
             return response
         }
-        guard let principal = await authenticator.authenticate(request.headers["authorization"], client: request.clientAddress) else {
+        // A request whose connection was not admitted (its token was revoked, or created, between its head
+        // and now) had its body dropped: it is refused as one without a token.
+        guard let principal = await authenticator.authenticate(request.headers["authorization"], client: request.clientAddress),
+            request.trusted
+        else {
             var response = Self.problem(APIProblem(.unauthorized, "send a token: Authorization: Bearer TOKEN (tbrctl api token create)"))
             response.headers["WWW-Authenticate"] = #"Bearer realm="tbrd""#
             return response
