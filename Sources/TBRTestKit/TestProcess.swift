@@ -127,11 +127,18 @@ public final class TestProcess: Sendable {
         return (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? ""
     }
 
+    /// Kills the child if it still runs, and reaps it on a thread of its own: a `deinit` runs on
+    /// whatever thread dropped the last reference, often one of Swift's cooperative pool, which an
+    /// HTTP server's handlers in the same process need (a dying child may take a while to reap on a
+    /// loaded machine).
     deinit {
         if exitCode == nil {
+            let pid = self.pid
             kill(pid, SIGKILL)
-            var st: Int32 = 0
-            waitpid(pid, &st, 0)
+            Thread {
+                var st: Int32 = 0
+                waitpid(pid, &st, 0)
+            }.start()
         }
     }
 
