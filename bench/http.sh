@@ -4,7 +4,10 @@
 #     `tbrctl --json info` over D-Bus: the same document both ways (goal: curl at most 1.2x tbrctl);
 #  2. CLIENTS concurrent clients for SECONDS seconds on loopback, a tenth of them holding event streams
 #     while the rest read the router in a loop: errors (must be 0), p50/p99 latency, and tbrd's resident
-#     memory at the start, the middle and the end of the load (flat: end/start near 1.00x).
+#     memory at the start, the middle and the end of the load (flat: end/start near 1.00x);
+#  3. the same request while 1,000 slow connections from 127.0.0.2-9 trickle a header line a second
+#     (bench/slow-clients.py, reopening what tbrd closes at its 10 s deadline), as a ratio to the idle
+#     server measured just before (goal <= 2x), and tbrd's threads with those 1,000 open (goal <= 16).
 # otbr-sim and tbrd on a private bus; release build with the Swift runtime linked in (bench/products.sh).
 # Every request goes to 127.0.0.1 only; the load stops by itself after SECONDS.
 # Usage: bench/http.sh [ROUNDS [CLIENTS [SECONDS]]]   (defaults 30, 100, 60)
@@ -83,3 +86,24 @@ printf '%d requests (%d/s), %d errors, p50 %.1f ms, p99 %.1f ms\n' "$total" "$((
 [ "$errors" -eq 0 ] || { echo "bench/http.sh: $errors requests failed under load" >&2; exit 1; }
 printf 'tbrd resident: %s KiB at the start, %s KiB in the middle, %s KiB at the end: %s\n' "$rss_start" "$rss_middle" "$rss_end" \
   "$(awk -v a="$rss_end" -v b="$rss_middle" 'BEGIN { printf "%.2fx end/middle (flat: near 1.00x)", a / b }')"
+
+echo
+slow=1000
+echo "a router's information while $slow slow connections trickle, mean of $rounds runs"
+idle_ms=$(per_call api_info)
+port=${listen##*:}
+python3 bench/slow-clients.py "$port" "$slow" $(( rounds + 30 )) > "$work/slow.log" 2>&1 & slow_pid=$!; pids+=($slow_pid)
+until grep -q "slow connections open" "$work/slow.log" 2>/dev/null; do
+  kill -0 "$slow_pid" 2>/dev/null || { cat "$work/slow.log" >&2; exit 1; }
+  sleep 0.1
+done
+fds() { ls "/proc/$tbrd/fd" | wc -l; }
+for ((i = 0; i < 300; i++)); do [ "$(fds)" -ge "$slow" ] && break; sleep 0.1; done
+threads=$(awk '/^Threads:/ { print $2 }' "/proc/$tbrd/status")
+open_fds=$(fds)
+slow_ms=$(per_call api_info)
+printf '%-44s %10s\n' "idle server" "$idle_ms"
+printf '%-44s %10s  %s\n' "with $slow slow connections" "$slow_ms" \
+  "$(awk -v a="$slow_ms" -v b="$idle_ms" 'BEGIN { printf "%.2fx idle (goal <= 2.00x)", a / b }')"
+printf 'tbrd: %s threads with %s descriptors open (goal <= 16 threads)\n' "$threads" "$open_fds"
+kill "$slow_pid" 2>/dev/null || true
