@@ -65,6 +65,21 @@ import Testing
         #expect(groff.status == 0 && groff.stderr.isEmpty, "groff: \(groff.stderr)")
     }
 
+    /// Every command's help, and the manual page as groff renders it, read cleanly: no backslash left
+    /// in the text (a `\\` at the end of a line of a Swift string is a backslash, not a line continuation:
+    /// 66 lines of nine commands' help once printed a stray `\ `).
+    @Test func noHelpNorTheManualPageShowsAStrayBackslash() async throws {
+        for command in Self.commands {
+            let help = await Self.tbrctl(command.words + ["--help"])
+            #expect(!help.isEmpty && !help.contains("\\"), "tbrctl \(command.words.joined(separator: " ")) --help: \(help)")
+        }
+        let page = await Self.tbrctl(["--generate-manual"])
+        let text = try await ProcessRunner.run("/usr/bin/groff", ["-man", "-Tutf8", "-P-c", "-P-b", "-P-u"], stdin: page)
+        #expect(text.status == 0 && text.stdout.contains("structure migrate"))
+        let stray = text.stdout.split(separator: "\n").filter { $0.contains("\\") }
+        #expect(stray.isEmpty, "the manual page shows a backslash: \(stray.prefix(5))")
+    }
+
     /// The queries every shell answers: each command's words (its subcommands), `--` (its options), and
     /// the value of `--internet-access` and `--bus`. `@` at the end stands for the word being typed
     /// when it is empty.

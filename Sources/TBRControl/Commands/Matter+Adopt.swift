@@ -10,16 +10,16 @@ extension Matter {
             name: "adopt",
             abstract: "Record in a structure a node of the commissioner that no structure holds.",
             discussion: """
-                NODE is a node ID as 'tbrctl matter nodes --unclaimed' lists it: a node the Matter \\
-                commissioner (python-matter-server) has that no structure of tbrd's holds. On a server shared \\
-                with another controller (Home Assistant) those are mostly the other controller's devices: \\
-                adopt only what is yours, such as a device whose commissioning ended with "outcome unknown". \\
+                NODE is a node ID as 'tbrctl matter nodes --unclaimed' lists it: a node the Matter \
+                commissioner (python-matter-server) has that no structure of tbrd's holds. On a server shared \
+                with another controller (Home Assistant) those are mostly the other controller's devices: \
+                adopt only what is yours, such as a device whose commissioning ended with "outcome unknown". \
                 Nothing is sent to the device; its NodeLabel, when it has one, becomes its name.
 
                 With --json: the node as 'tbrctl matter nodes --json' shows it.
 
-                Exit status: 0; 1 the commissioner has no such node, a structure already holds it, or the \\
-                structure is unknown; 64 a bad NODE; 69 no tbrd, tbrd has no Matter commissioner or cannot \\
+                Exit status: 0; 1 the commissioner has no such node, a structure already holds it, or the \
+                structure is unknown; 64 a bad NODE; 69 no tbrd, tbrd has no Matter commissioner or cannot \
                 reach it; 77 not allowed.
                 """)
         static let arguments: [ArgumentSpec] = [

@@ -9,12 +9,12 @@ extension Matter {
             name: "move",
             abstract: "Place a Matter node in a room of its structure (--room), or in none (--no-room).",
             discussion: """
-                NODE is a node ID as 'tbrctl matter nodes' lists it. The room must be one of the node's \\
+                NODE is a node ID as 'tbrctl matter nodes' lists it. The room must be one of the node's \
                 structure ('tbrctl structure room list'). Nothing is sent to the device.
 
                 With --json: {nodeId, structure, room}, room null for none.
 
-                Exit status: 0; 1 the node is not recorded in any structure; 64 a bad NODE, or neither or \\
+                Exit status: 0; 1 the node is not recorded in any structure; 64 a bad NODE, or neither or \
                 both of --room and --no-room; 65 a room the structure lacks; 69 no tbrd; 77 not allowed.
                 """)
         static let arguments: [ArgumentSpec] = [

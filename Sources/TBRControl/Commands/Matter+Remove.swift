@@ -9,18 +9,18 @@ extension Matter {
             name: "remove",
             abstract: "Remove a Matter node of a structure from the fabric and forget it.",
             discussion: """
-                NODE is a node ID as 'tbrctl matter nodes' lists it: only a node a structure holds can be \\
-                removed. tbrd first checks that the device answers, then asks its commissioner to remove it \\
-                from the fabric (python-matter-server's remove_node, which also tells the device to leave) \\
-                and forgets it. A device that does not answer is not removed (exit 1): it would go on \\
-                believing it is on the fabric. --force removes it anyway (and forgets a node the \\
-                commissioner no longer knows); the device then needs a factory reset before it can be \\
+                NODE is a node ID as 'tbrctl matter nodes' lists it: only a node a structure holds can be \
+                removed. tbrd first checks that the device answers, then asks its commissioner to remove it \
+                from the fabric (python-matter-server's remove_node, which also tells the device to leave) \
+                and forgets it. A device that does not answer is not removed (exit 1): it would go on \
+                believing it is on the fabric. --force removes it anyway (and forgets a node the \
+                commissioner no longer knows); the device then needs a factory reset before it can be \
                 commissioned again.
 
                 With --json: {nodeId, structure, forced}.
 
-                Exit status: 0; 1 the node is not recorded in any structure, the device does not answer \\
-                (without --force), or the commissioner refused; 64 a bad NODE; 69 no tbrd, tbrd has no \\
+                Exit status: 0; 1 the node is not recorded in any structure, the device does not answer \
+                (without --force), or the commissioner refused; 64 a bad NODE; 69 no tbrd, tbrd has no \
                 Matter commissioner or cannot reach it; 77 not allowed.
                 """)
         static let arguments: [ArgumentSpec] = [

@@ -10,17 +10,17 @@ extension Matter {
             name: "rename",
             abstract: "Name a Matter node; the name is recorded and written to the device's NodeLabel.",
             discussion: """
-                NODE is a node ID as 'tbrctl matter nodes' lists it. NAME follows the rules of structure \\
-                names and is at most 32 bytes, what the device's Basic Information NodeLabel holds; an empty \\
-                NAME ("") removes the name. tbrd records the name, then writes it to the device through its \\
-                Matter commissioner. A device that refuses the label (or cannot be reached) keeps the \\
+                NODE is a node ID as 'tbrctl matter nodes' lists it. NAME follows the rules of structure \
+                names and is at most 32 bytes, what the device's Basic Information NodeLabel holds; an empty \
+                NAME ("") removes the name. tbrd records the name, then writes it to the device through its \
+                Matter commissioner. A device that refuses the label (or cannot be reached) keeps the \
                 recorded name: tbrctl says so on standard error and still exits 0.
 
-                With --json: {nodeId, structure, name, nodeLabel: "written" or "refused", labelProblem}, name \\
+                With --json: {nodeId, structure, name, nodeLabel: "written" or "refused", labelProblem}, name \
                 and labelProblem null when there is none.
 
-                Exit status: 0 (also when the device refused the label); 1 the node is not recorded in any \\
-                structure; 64 a bad NODE; 65 a name that breaks the rules or is longer than 32 bytes; 69 no \\
+                Exit status: 0 (also when the device refused the label); 1 the node is not recorded in any \
+                structure; 64 a bad NODE; 65 a name that breaks the rules or is longer than 32 bytes; 69 no \
                 tbrd, or tbrd has no Matter commissioner; 77 not allowed.
                 """)
         static let arguments: [ArgumentSpec] = [

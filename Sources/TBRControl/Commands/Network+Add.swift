@@ -8,11 +8,11 @@ extension Network {
             name: "add",
             abstract: "Add a network to a structure's directory from its Active dataset.",
             discussion: """
-                The dataset must be a valid, complete Active dataset (checked as 'dataset validate' checks; \\
-                every problem is listed and nothing is stored otherwise). Its credentials are kept in tbrd's \\
+                The dataset must be a valid, complete Active dataset (checked as 'dataset validate' checks; \
+                every problem is listed and nothing is stored otherwise). Its credentials are kept in tbrd's \
                 state database (mode 0600). Admins only.
 
-                Exit status: 0; 1 an unknown structure; 65 a dataset that is not a complete Active dataset; \\
+                Exit status: 0; 1 an unknown structure; 65 a dataset that is not a complete Active dataset; \
                 69 no tbrd; 77 not allowed.
                 """)
         static let arguments: [ArgumentSpec] = [

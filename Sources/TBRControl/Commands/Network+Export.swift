@@ -9,13 +9,13 @@ extension Network {
             name: "export",
             abstract: "Print the credentials of a network of a structure's directory.",
             discussion: """
-                For a phone or another controller: the Active dataset tbrd holds, as hex TLVs the way \\
-                'ot-ctl dataset active -x' prints them (--format hex, the default), or as the JSON of \\
-                'dataset decode --json' with the secrets shown (--format json). Without XPANID: the \\
-                structure's preferred network. This prints the network key: anyone who has it can join and \\
+                For a phone or another controller: the Active dataset tbrd holds, as hex TLVs the way \
+                'ot-ctl dataset active -x' prints them (--format hex, the default), or as the JSON of \
+                'dataset decode --json' with the secrets shown (--format json). Without XPANID: the \
+                structure's preferred network. This prints the network key: anyone who has it can join and \
                 read the network. Admins only.
 
-                Exit status: 0; 1 an unknown structure or network, or no credentials held; 65 not an \\
+                Exit status: 0; 1 an unknown structure or network, or no credentials held; 65 not an \
                 Extended PAN ID; 69 no tbrd; 77 not allowed.
                 """)
         static let arguments: [ArgumentSpec] = [

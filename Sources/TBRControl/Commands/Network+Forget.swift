@@ -8,11 +8,11 @@ extension Network {
             name: "forget",
             abstract: "Remove a network (or every stale one) from a structure's directory.",
             discussion: """
-                The network's credentials are deleted from tbrd's state database. A network that one of \\
-                the structure's routers is on cannot be forgotten (exit 1, naming the routers). When the \\
+                The network's credentials are deleted from tbrd's state database. A network that one of \
+                the structure's routers is on cannot be forgotten (exit 1, naming the routers). When the \
                 preferred network is forgotten, the structure has none until one is chosen. Admins only.
 
-                Exit status: 0; 1 an unknown structure or network, or a router is on it; 65 not an Extended \\
+                Exit status: 0; 1 an unknown structure or network, or a router is on it; 65 not an Extended \
                 PAN ID; 69 no tbrd; 77 not allowed.
                 """)
         static let arguments: [ArgumentSpec] = [

@@ -11,15 +11,15 @@ extension Network {
             name: "list",
             abstract: "List the Thread networks each structure knows (its network directory).",
             discussion: """
-                Every network a structure knows: from its routers' active datasets, from 'network fetch \\
-                --structure' and 'network add', and from other border agents' _meshcop._udp records (seen, \\
-                credentials not held). For each: where it came from, when it was last seen, which of the \\
-                structure's routers are on it, whether tbrd holds its credentials, and whether it is the \\
-                structure's preferred network (*) or stale (no router of the structure on it, and not shown \\
+                Every network a structure knows: from its routers' active datasets, from 'network fetch \
+                --structure' and 'network add', and from other border agents' _meshcop._udp records (seen, \
+                credentials not held). For each: where it came from, when it was last seen, which of the \
+                structure's routers are on it, whether tbrd holds its credentials, and whether it is the \
+                structure's preferred network (*) or stale (no router of the structure on it, and not shown \
                 by mDNS for network-stale-after days, tbrd.conf). Needs tbrd.
 
-                With --json: an array of {structure, extPanId, networkName, channel, activeTimestamp, source, \\
-                sourceDetail, lastSeen, routers, credentials, preferred, stale}. No secret is ever shown here \\
+                With --json: an array of {structure, extPanId, networkName, channel, activeTimestamp, source, \
+                sourceDetail, lastSeen, routers, credentials, preferred, stale}. No secret is ever shown here \
                 ('network export' gives the credentials).
 
                 Exit status: 0; 1 an unknown structure; 69 no tbrd.

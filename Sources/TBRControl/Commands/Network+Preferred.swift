@@ -8,12 +8,12 @@ extension Network {
             name: "preferred",
             abstract: "Choose a structure's preferred Thread network (its default network).",
             discussion: """
-                The network must be in the structure's directory ('tbrctl network list'). It replaces the \\
-                structure's default network (Structure1.DefaultThreadNetworkId, the same setting; a default \\
-                set before this release is the preferred network now). Matter commissioning uses it. \\
+                The network must be in the structure's directory ('tbrctl network list'). It replaces the \
+                structure's default network (Structure1.DefaultThreadNetworkId, the same setting; a default \
+                set before this release is the preferred network now). Matter commissioning uses it. \
                 Admins only.
 
-                Exit status: 0; 1 an unknown structure or a network the structure does not know; 65 not an \\
+                Exit status: 0; 1 an unknown structure or a network the structure does not know; 65 not an \
                 Extended PAN ID; 69 no tbrd; 77 not allowed.
                 """)
         static let arguments: [ArgumentSpec] = [

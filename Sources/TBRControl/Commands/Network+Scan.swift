@@ -7,17 +7,17 @@ extension Network {
             name: "scan",
             abstract: "Energy scan: the strongest energy a border router hears on each channel.",
             discussion: """
-                Runs otbr-agent's EnergyScan: the radio listens on each channel of the agent's preferred \\
-                channel mask for --duration milliseconds (default 200, at most 65534) and reports the \\
-                strongest energy it heard, in dBm. While it listens the router is off its own channel, so \\
-                its mesh hears nothing from it for about 16 × the duration. The text form draws a bar per \\
-                channel: nothing at -100 dBm, one mark per 2 dB above. --json: {router, durationMs, status, \\
-                detail, channels: [{channel, maxRssi}]}, status "scanned" or "unsupported". A router on \\
-                another host (REST) has no energy scan: that is said ("unsupported"), never made up. \\
+                Runs otbr-agent's EnergyScan: the radio listens on each channel of the agent's preferred \
+                channel mask for --duration milliseconds (default 200, at most 65534) and reports the \
+                strongest energy it heard, in dBm. While it listens the router is off its own channel, so \
+                its mesh hears nothing from it for about 16 × the duration. The text form draws a bar per \
+                channel: nothing at -100 dBm, one mark per 2 dB above. --json: {router, durationMs, status, \
+                detail, channels: [{channel, maxRssi}]}, status "scanned" or "unsupported". A router on \
+                another host (REST) has no energy scan: that is said ("unsupported"), never made up. \
                 Admins only (through tbrd).
 
-                Exit status: 0 scanned; 1 the agent failed, has no scan (unsupported) or the router is \\
-                unknown; 64 several routers and no -d, or a duration out of range; 69 the agent or tbrd \\
+                Exit status: 0 scanned; 1 the agent failed, has no scan (unsupported) or the router is \
+                unknown; 64 several routers and no -d, or a duration out of range; 69 the agent or tbrd \
                 not reachable; 77 not allowed.
                 """)
         static let arguments: [ArgumentSpec] = [

@@ -9,38 +9,38 @@ extension Structure {
             name: "migrate",
             abstract: "Move every router of a structure, with its mesh, onto one network (the preferred one).",
             discussion: """
-                Every router of the structure that is not on the target network (default: the structure's \\
-                preferred network, 'tbrctl network preferred') is sent the target's dataset as a pending \\
-                dataset, so its whole mesh moves with it when the delay ends and no device needs \\
-                commissioning again. Routers already on the target are left alone; a router offline now is \\
-                named and not touched. tbrd must hold the target's credentials (a router of the structure \\
+                Every router of the structure that is not on the target network (default: the structure's \
+                preferred network, 'tbrctl network preferred') is sent the target's dataset as a pending \
+                dataset, so its whole mesh moves with it when the delay ends and no device needs \
+                commissioning again. Routers already on the target are left alone; a router offline now is \
+                named and not touched. tbrd must hold the target's credentials (a router of the structure \
                 on it, or 'tbrctl network fetch --structure', or 'tbrctl network add'); otherwise exit 1.
 
-                The plan is printed first, per router: from which network, the Active Timestamp (the \\
-                target's) and Pending Timestamp (now) used, and the delay: --delay over REST (default 300, \\
-                30-86400), always 300 s over D-Bus (otbr-agent's AttachAllNodesTo takes no delay). \\
-                --dry-run stops there. One migration or channel change runs per structure at a time (the \\
-                lock is in tbrd's state database and survives a restart): another is refused with exit 75, \\
-                saying what is pending and the time left. tbrd follows each router: 'moved' as soon as it \\
-                is on the target, 'failed' with the reason if it is not 30 s after its delay ended (offline, \\
-                still on its network, on neither). 'structure show' shows the migration with the time \\
-                left per router, and Structure1.Migration signals each change. --wait blocks until every \\
+                The plan is printed first, per router: from which network, the Active Timestamp (the \
+                target's) and Pending Timestamp (now) used, and the delay: --delay over REST (default 300, \
+                30-86400), always 300 s over D-Bus (otbr-agent's AttachAllNodesTo takes no delay). \
+                --dry-run stops there. One migration or channel change runs per structure at a time (the \
+                lock is in tbrd's state database and survives a restart): another is refused with exit 75, \
+                saying what is pending and the time left. tbrd follows each router: 'moved' as soon as it \
+                is on the target, 'failed' with the reason if it is not 30 s after its delay ended (offline, \
+                still on its network, on neither). 'structure show' shows the migration with the time \
+                left per router, and Structure1.Migration signals each change. --wait blocks until every \
                 router is judged and exits 1 if any failed.
 
-                --cancel, before the move takes effect, sends each pending router the current network \\
-                again with a newer Active Timestamp: over REST a newer pending dataset, which replaces \\
-                tbrd's; over D-Bus an active dataset, which stops a channel change but cannot stop a move \\
-                to another network key (OpenThread applies a pending dataset with another key whatever the \\
+                --cancel, before the move takes effect, sends each pending router the current network \
+                again with a newer Active Timestamp: over REST a newer pending dataset, which replaces \
+                tbrd's; over D-Bus an active dataset, which stops a channel change but cannot stop a move \
+                to another network key (OpenThread applies a pending dataset with another key whatever the \
                 timestamps); such a router is reported as not cancelled. Admins only.
 
-                --json: the migration {kind, state, targetExtPanId, targetNetworkName, targetChannel, \\
-                startedAt, dueAt, detail, steps: [{router, transport, action, fromExtPanId, \\
-                fromNetworkName, fromChannel, activeTimestamp, pendingTimestamp, delayMs, dueAt, outcome, \\
+                --json: the migration {kind, state, targetExtPanId, targetNetworkName, targetChannel, \
+                startedAt, dueAt, detail, steps: [{router, transport, action, fromExtPanId, \
+                fromNetworkName, fromChannel, activeTimestamp, pendingTimestamp, delayMs, dueAt, outcome, \
                 detail}]}.
 
-                Exit status: 0 planned, started, cancelled, or (--wait) every router moved; 1 a router \\
-                failed (--wait), no credentials for the target, nothing to cancel, an unknown structure; \\
-                64 usage; 65 a bad XPANID or delay; 69 no tbrd; 75 another migration is pending; 77 not \\
+                Exit status: 0 planned, started, cancelled, or (--wait) every router moved; 1 a router \
+                failed (--wait), no credentials for the target, nothing to cancel, an unknown structure; \
+                64 usage; 65 a bad XPANID or delay; 69 no tbrd; 75 another migration is pending; 77 not \
                 allowed.
                 """)
         static let arguments: [ArgumentSpec] = [
@@ -119,21 +119,21 @@ extension Structure {
             name: "channel",
             abstract: "Move a structure's network to another channel, safely (a pending dataset, under the migration lock).",
             discussion: """
-                The structure's network (its preferred network, or the one network its routers are on) \\
-                moves to CHANNEL through the same machinery as 'structure migrate': each of its routers is \\
-                sent the network's dataset on the new channel with an Active Timestamp one newer (the \\
-                leader takes a pending dataset with the same key only with a newer one), under the same \\
-                lock (exit 75 while another is pending), with the same plan, report, --dry-run, --wait and \\
+                The structure's network (its preferred network, or the one network its routers are on) \
+                moves to CHANNEL through the same machinery as 'structure migrate': each of its routers is \
+                sent the network's dataset on the new channel with an Active Timestamp one newer (the \
+                leader takes a pending dataset with the same key only with a newer one), under the same \
+                lock (exit 75 while another is pending), with the same plan, report, --dry-run, --wait and \
                 'structure migrate --cancel'.
 
-                --auto runs an energy scan on each of the network's routers and picks the channel whose \\
-                strongest energy, over all those routers, is the lowest; ties go to the lower channel \\
-                number. Only channels in the network's channel mask and supported by every one of its \\
-                routers' radios count; a router that cannot scan (REST) is left out of the choice. Already \\
+                --auto runs an energy scan on each of the network's routers and picks the channel whose \
+                strongest energy, over all those routers, is the lowest; ties go to the lower channel \
+                number. Only channels in the network's channel mask and supported by every one of its \
+                routers' radios count; a router that cannot scan (REST) is left out of the choice. Already \
                 on that channel: nothing is sent.
 
-                A channel outside 11-26, outside the network's channel mask, or not supported by the radio \\
-                of one of the network's routers (LinkSupportedChannelMask) is refused with exit 65. Admins \\
+                A channel outside 11-26, outside the network's channel mask, or not supported by the radio \
+                of one of the network's routers (LinkSupportedChannelMask) is refused with exit 65. Admins \
                 only. --json and exit status as 'structure migrate'.
                 """)
         static let arguments: [ArgumentSpec] = [

@@ -10,7 +10,7 @@ extension Structure.Room {
             discussion: """
                 With --json: the structure's rooms afterwards, an array of names.
 
-                Exit status: 0; 1 an unknown structure; 65 a name that breaks the rules or a room the \\
+                Exit status: 0; 1 an unknown structure; 65 a name that breaks the rules or a room the \
                 structure already has; 69 no tbrd; 77 not allowed.
                 """)
         static let arguments: [ArgumentSpec] = [

@@ -8,11 +8,11 @@ extension Structure.Room {
             name: "remove",
             abstract: "Remove a room from a structure (it must hold no Matter node).",
             discussion: """
-                A room that still holds Matter nodes is not removed: the error names them; move them \\
-                ('tbrctl matter move NODE --room OTHER' or '--no-room') or remove them first. With --json: \\
+                A room that still holds Matter nodes is not removed: the error names them; move them \
+                ('tbrctl matter move NODE --room OTHER' or '--no-room') or remove them first. With --json: \
                 the structure's rooms afterwards, an array of names.
 
-                Exit status: 0; 1 an unknown structure, or the room holds nodes; 65 a room the structure \\
+                Exit status: 0; 1 an unknown structure, or the room holds nodes; 65 a room the structure \
                 lacks; 69 no tbrd; 77 not allowed.
                 """)
         static let arguments: [ArgumentSpec] = [

@@ -7,15 +7,15 @@ extension Structure {
             name: "scan",
             abstract: "Energy scan on every border router of a structure, combined per channel.",
             discussion: """
-                Runs 'tbrctl network scan' on each router of the structure, one after the other (a router \\
-                that scans is off its own channel meanwhile; one at a time keeps the rest of the mesh \\
-                heard). Per channel it shows the strongest energy any router heard and which router heard \\
-                it; a channel is shown only where every scanned router read it. Routers that cannot scan \\
-                (REST: "unsupported"), are offline or fail are listed with the reason. --json: {structure, \\
-                durationMs, channels: [{channel, maxRssi, routers: {ROUTER: dBm}, loudestAt}], \\
+                Runs 'tbrctl network scan' on each router of the structure, one after the other (a router \
+                that scans is off its own channel meanwhile; one at a time keeps the rest of the mesh \
+                heard). Per channel it shows the strongest energy any router heard and which router heard \
+                it; a channel is shown only where every scanned router read it. Routers that cannot scan \
+                (REST: "unsupported"), are offline or fail are listed with the reason. --json: {structure, \
+                durationMs, channels: [{channel, maxRssi, routers: {ROUTER: dBm}, loudestAt}], \
                 routers: [{router, status, detail}]}. Admins only.
 
-                Exit status: 0 at least one router scanned; 1 none could, or an unknown structure; 64 a \\
+                Exit status: 0 at least one router scanned; 1 none could, or an unknown structure; 64 a \
                 duration out of range; 69 no tbrd; 77 not allowed.
                 """)
         static let arguments: [ArgumentSpec] = [
