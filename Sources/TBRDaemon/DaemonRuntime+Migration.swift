@@ -214,15 +214,24 @@ extension DaemonRuntime {
         return row
     }
 
-    /// Settles router `router`'s step if it is still pending.
-    func resolve(_ id: StructureID, router: String, outcome: String, detail: String) async {
-        guard var row = runningMigrations[id], let i = row.steps.firstIndex(where: { $0.router == router && $0.outcome == "pending" }) else {
+    /// Settles router `router`'s step of the migration that started at `startedAt`, if that migration is
+    /// still the structure's running one and the step is still pending. A watch outlives the migration it
+    /// was started for (a cancelled channel change's watch sleeps on to its deadline): without the
+    /// `startedAt` check it judged the migration started after it, with the wrong pending dataset.
+    func resolve(_ id: StructureID, startedAt: Double, router: String, outcome: String, detail: String) async {
+        guard var row = runningMigrations[id], row.startedAt == startedAt,
+            let i = row.steps.firstIndex(where: { $0.router == router && $0.outcome == "pending" })
+        else {
+            logger.debug("a migration's watch ended without a verdict: its migration is over", [("structure", id.rawValue), ("router", router)])
             return
         }
         row.steps[i].outcome = outcome
         row.steps[i].detail = detail
         await record(id, row)
     }
+
+    /// Whether the migration that started at `startedAt` is still the structure's running one.
+    func isRunning(_ id: StructureID, startedAt: Double) -> Bool { runningMigrations[id]?.startedAt == startedAt }
 
     /// Watches every running migration: the ones found in the store at start (tbrd restarted during a
     /// delay), then each one started. Runs until tbrd stops.
@@ -249,7 +258,7 @@ extension DaemonRuntime {
     /// until its delay and the grace time have passed (then judged by ``verdict(_:_:)``).
     private func watch(_ id: StructureID) async {
         guard let row = runningMigrations[id] else { return }
-        let target = (row.targetExtPanId, row.targetChannel)
+        let target = (row.targetExtPanId, row.targetChannel), startedAt = row.startedAt
         await withDiscardingTaskGroup { group in
             for step in row.steps where step.outcome == "pending" {
                 guard let router = DeviceID(rawValue: step.router) else { continue }
@@ -271,10 +280,14 @@ extension DaemonRuntime {
                     // tbrd stopping cancels the watch: the step stays pending in the store, for the next start.
                     guard !Task.isCancelled else { return }
                     if case .finished(true)? = moved {
-                        await self.resolve(id, router: step.router, outcome: "moved", detail: "attached to \(target.0) on channel \(target.1)")
-                    } else {
+                        await self.resolve(
+                            id, startedAt: startedAt, router: step.router, outcome: "moved", detail: "attached to \(target.0) on channel \(target.1)")
+                    } else if await self.isRunning(id, startedAt: startedAt) {
                         let (outcome, detail) = await self.verdict(router, step)
-                        await self.resolve(id, router: step.router, outcome: outcome, detail: detail)
+                        await self.resolve(id, startedAt: startedAt, router: step.router, outcome: outcome, detail: detail)
+                    } else {
+                        self.logger.debug(
+                            "a migration's watch ended without a verdict: its migration is over", [("structure", id.rawValue), ("router", step.router)])
                     }
                 }
             }
@@ -313,35 +326,47 @@ extension DaemonRuntime {
     /// dataset (it replaces tbrd's); over D-Bus an active set of the current network, which stops a
     /// channel change (same key: at expiry the older pending dataset is dropped) but not a move to
     /// another network key (that takes effect whatever the timestamps: OpenThread's HandleDelayTimer).
+    ///
+    /// Each router's outcome is decided across awaits, so it is written into the row as it is then,
+    /// never into a copy taken before: a step a watch settled meanwhile (`moved`) keeps its outcome.
     func cancelMigration(_ id: StructureID) async throws -> MigrationRow {
-        guard var row = runningMigrations[id] else {
+        guard let row = runningMigrations[id] else {
             throw DaemonError.missing("no migration or channel change of the structure is pending")
         }
-        for i in row.steps.indices where row.steps[i].outcome == "pending" {
-            let step = row.steps[i]
+        let startedAt = row.startedAt
+        var decided: [String: (outcome: String?, detail: String)] = [:]
+        for step in row.steps where step.outcome == "pending" {
             guard let router = DeviceID(rawValue: step.router),
                 let tlvs = try? await service.datasetTLVs(of: router, pending: false), var current = try? OperationalDataset(bytes: tlvs)
             else {
-                row.steps[i].detail = "not cancelled: its active dataset cannot be read; the move stays pending"
+                decided[step.router] = (nil, "not cancelled: its active dataset cannot be read; the move stays pending")
                 continue
             }
             let keyChanges = current.extendedPANID?.description != row.targetExtPanId
             if step.transport == "dbus" && keyChanges {
-                row.steps[i].detail =
+                decided[step.router] = (
+                    nil,
                     "cannot be cancelled over D-Bus: a pending dataset with another network key takes effect whatever the "
-                    + "timestamps, and AttachAllNodesTo cannot send one that keeps the current network; the move stays pending"
+                        + "timestamps, and AttachAllNodesTo cannot send one that keeps the current network; the move stays pending"
+                )
                 continue
             }
             current.activeTimestamp = Timestamp(seconds: max(current.activeTimestamp?.seconds ?? 0, step.activeTimestamp) + 1)
             do {
                 _ = try await service.sendPendingDataset(current.encoded(), to: router, delay: .seconds(30))
-                row.steps[i].outcome = "cancelled"
-                row.steps[i].detail = "stays on \(step.fromExtPanId) channel \(step.fromChannel)"
+                decided[step.router] = ("cancelled", "stays on \(step.fromExtPanId) channel \(step.fromChannel)")
             } catch {
-                row.steps[i].detail = "not cancelled: \(DaemonError.from(error).message); the move stays pending"
+                decided[step.router] = (nil, "not cancelled: \(DaemonError.from(error).message); the move stays pending")
             }
         }
-        return await record(id, row)
+        // The row as it is now: only steps still pending take the cancel's outcome.
+        guard var now = runningMigrations[id], now.startedAt == startedAt else { return try await migrationRow(id) }
+        for i in now.steps.indices where now.steps[i].outcome == "pending" {
+            guard let (outcome, detail) = decided[now.steps[i].router] else { continue }
+            if let outcome { now.steps[i].outcome = outcome }
+            now.steps[i].detail = detail
+        }
+        return await record(id, now)
     }
 
     // MARK: the record
