@@ -146,3 +146,21 @@ extension DBusValue: DBusRepresentable {
     }
     public var dbusValue: DBusValue { .variant(self) }
 }
+
+/// A closed set of names sent as a D-Bus string (a status, a kind): decoded at the edge, so that code
+/// past it compares cases, never strings. A name outside the set is ``DBusValueError/invalid(_:)``.
+public protocol DBusStringEnum: DBusRepresentable, RawRepresentable, CaseIterable where RawValue == String {}
+
+extension DBusStringEnum {
+    public static var dbusType: SignatureType { .string }
+
+    public init(dbusValue v: DBusValue) throws(DBusValueError) {
+        let text = try String(dbusValue: v)
+        guard let value = Self(rawValue: text) else {
+            throw .invalid("\"\(text.prefix(40))\" is not one of \(Self.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", "))")
+        }
+        self = value
+    }
+
+    public var dbusValue: DBusValue { .string(rawValue) }
+}

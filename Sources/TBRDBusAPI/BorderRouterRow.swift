@@ -1,4 +1,5 @@
 public import DBus
+public import DeviceModel
 
 /// One router of `Manager1.ListBorderRouters`: `(o path, s id, s interface, b online, s role,
 /// s networkName, s extPanId, b epskcSupported)`. Empty strings stand for "none".
@@ -73,14 +74,14 @@ public struct StructureRow: ContractRow {
 public struct PolicyStatusRow: ContractRow {
     /// The router's id.
     public var router: String
-    /// `applied`, `pending`, `failed` or `unsupported`.
-    public var state: String
+    /// `applied`, `pending`, `failed` or `unsupported` (decoded here: a name outside them is refused).
+    public var state: RouterPolicyStatus.State
     /// What failed, what the router lacks, or a note; `""` for none.
     public var detail: String
 
     public static let fields = [Argument("router", .string), Argument("state", .string), Argument("detail", .string)]
 
-    public init(router: String, state: String, detail: String) {
+    public init(router: String, state: RouterPolicyStatus.State, detail: String) {
         self.router = router
         self.state = state
         self.detail = detail
@@ -88,8 +89,12 @@ public struct PolicyStatusRow: ContractRow {
 
     public init(dbusValue: DBusValue) throws(DBusValueError) {
         var f = try StructReader(dbusValue, fieldCount: Self.fields.count)
-        self.init(router: try f.next(), state: try f.next(), detail: try f.next())
+        let router: String = try f.next(), text: String = try f.next()
+        guard let state = RouterPolicyStatus.State(rawValue: text) else {
+            throw .invalid("a policy state \"\(text.prefix(40))\" is not applied, pending, failed or unsupported")
+        }
+        self.init(router: router, state: state, detail: try f.next())
     }
 
-    public var dbusValue: DBusValue { .structure([.string(router), .string(state), .string(detail)]) }
+    public var dbusValue: DBusValue { .structure([.string(router), .string(state.rawValue), .string(detail)]) }
 }

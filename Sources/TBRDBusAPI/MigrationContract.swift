@@ -1,5 +1,32 @@
 public import DBus
 
+/// What a migration does: `merge` (onto another network), `channel` (the structure's network to another
+/// channel), or none (`""`) for a structure that never had one.
+public enum MigrationKind: String, DBusStringEnum, Codable, Hashable {
+    case none = ""
+    case merge
+    case channel
+}
+
+/// Where a migration is: `none` (never had one), `planned` (a dry run: nothing was sent), `pending` (the
+/// delay runs; the structure's lock is held), `done` (every moving router moved), `failed` (at least
+/// one did not), `cancelled`.
+public enum MigrationState: String, DBusStringEnum, Codable, Hashable {
+    case none, planned, pending, done, failed, cancelled
+}
+
+/// What a migration does with one router: `move` (a pending dataset is sent), `stay` (already on the
+/// target), `skip` (not touched: offline at planning time, or on no network).
+public enum MigrationAction: String, DBusStringEnum, Codable, Hashable {
+    case move, stay, skip
+}
+
+/// How one router's step came out: `planned` (a dry run), `pending` (the delay runs), `moved`, `failed`,
+/// `cancelled`, `unchanged` (stay), `skipped`.
+public enum MigrationOutcome: String, DBusStringEnum, Codable, Hashable {
+    case planned, pending, moved, failed, cancelled, unchanged, skipped
+}
+
 /// One router of a migration or channel change (a row of `MigrationRow.steps`):
 /// `(s router, s transport, s action, s from_ext_pan_id, s from_network_name, q from_channel,
 /// t active_timestamp, t pending_timestamp, u delay_ms, d due_at, s outcome, s detail)`.
@@ -12,7 +39,7 @@ public import DBus
 public struct MigrationStepRow: ContractRow, Codable, Sendable, Hashable {
     public var router: String
     public var transport: String
-    public var action: String
+    public var action: MigrationAction
     public var fromExtPanId: String
     public var fromNetworkName: String
     public var fromChannel: UInt16
@@ -20,7 +47,7 @@ public struct MigrationStepRow: ContractRow, Codable, Sendable, Hashable {
     public var pendingTimestamp: UInt64
     public var delayMs: UInt32
     public var dueAt: Double
-    public var outcome: String
+    public var outcome: MigrationOutcome
     public var detail: String
 
     public static let fields = [
@@ -31,8 +58,8 @@ public struct MigrationStepRow: ContractRow, Codable, Sendable, Hashable {
     ]
 
     public init(
-        router: String, transport: String, action: String, fromExtPanId: String, fromNetworkName: String, fromChannel: UInt16,
-        activeTimestamp: UInt64, pendingTimestamp: UInt64, delayMs: UInt32, dueAt: Double, outcome: String, detail: String
+        router: String, transport: String, action: MigrationAction, fromExtPanId: String, fromNetworkName: String, fromChannel: UInt16,
+        activeTimestamp: UInt64, pendingTimestamp: UInt64, delayMs: UInt32, dueAt: Double, outcome: MigrationOutcome, detail: String
     ) {
         self.router = router
         self.transport = transport
@@ -58,8 +85,8 @@ public struct MigrationStepRow: ContractRow, Codable, Sendable, Hashable {
 
     public var dbusValue: DBusValue {
         .structure([
-            .string(router), .string(transport), .string(action), .string(fromExtPanId), .string(fromNetworkName), .uint16(fromChannel),
-            .uint64(activeTimestamp), .uint64(pendingTimestamp), .uint32(delayMs), .double(dueAt), .string(outcome), .string(detail),
+            .string(router), .string(transport), action.dbusValue, .string(fromExtPanId), .string(fromNetworkName), .uint16(fromChannel),
+            .uint64(activeTimestamp), .uint64(pendingTimestamp), .uint32(delayMs), .double(dueAt), outcome.dbusValue, .string(detail),
         ])
     }
 }
@@ -73,8 +100,8 @@ public struct MigrationStepRow: ContractRow, Codable, Sendable, Hashable {
 /// sent), `pending` (the delay runs; the structure's lock is held), `done` (every moving router moved),
 /// `failed` (at least one did not), `cancelled`. Times are seconds since the Unix epoch (0: none).
 public struct MigrationRow: ContractRow, Codable, Sendable, Hashable {
-    public var kind: String
-    public var state: String
+    public var kind: MigrationKind
+    public var state: MigrationState
     public var targetExtPanId: String
     public var targetNetworkName: String
     public var targetChannel: UInt16
@@ -91,10 +118,10 @@ public struct MigrationRow: ContractRow, Codable, Sendable, Hashable {
 
     /// A structure that never had a migration.
     public static let none = MigrationRow(
-        kind: "", state: "none", targetExtPanId: "", targetNetworkName: "", targetChannel: 0, startedAt: 0, dueAt: 0, detail: "", steps: [])
+        kind: .none, state: .none, targetExtPanId: "", targetNetworkName: "", targetChannel: 0, startedAt: 0, dueAt: 0, detail: "", steps: [])
 
     public init(
-        kind: String, state: String, targetExtPanId: String, targetNetworkName: String, targetChannel: UInt16, startedAt: Double,
+        kind: MigrationKind, state: MigrationState, targetExtPanId: String, targetNetworkName: String, targetChannel: UInt16, startedAt: Double,
         dueAt: Double, detail: String, steps: [MigrationStepRow]
     ) {
         self.kind = kind
@@ -117,7 +144,7 @@ public struct MigrationRow: ContractRow, Codable, Sendable, Hashable {
 
     public var dbusValue: DBusValue {
         .structure([
-            .string(kind), .string(state), .string(targetExtPanId), .string(targetNetworkName), .uint16(targetChannel),
+            kind.dbusValue, state.dbusValue, .string(targetExtPanId), .string(targetNetworkName), .uint16(targetChannel),
             .double(startedAt), .double(dueAt), .string(detail), steps.dbusValue,
         ])
     }

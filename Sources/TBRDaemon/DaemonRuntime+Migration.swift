@@ -56,7 +56,7 @@ extension DaemonRuntime {
         let routers = try await planningRouters(id)
         let (target, source) = try await targetDataset(id, xpan, routers: routers)
         let plan = MigrationPlanner.plan(
-            kind: "merge", target: target, routers: routers, delaySeconds: delaySeconds, now: clock.wallTime(), detail: source)
+            kind: .merge, target: target, routers: routers, delaySeconds: delaySeconds, now: clock.wallTime(), detail: source)
         return dryRun ? plan : try await start(id, plan, target)
     }
 
@@ -97,8 +97,8 @@ extension DaemonRuntime {
         }
         let target = chosen == network.channel?.number ? network : MigrationPlanner.onChannel(network, chosen)
         let plan = MigrationPlanner.plan(
-            kind: "channel", target: target, routers: routers, delaySeconds: delaySeconds, now: clock.wallTime(), detail: detail)
-        return dryRun || !plan.steps.contains(where: { $0.action == "move" }) ? plan : try await start(id, plan, target)
+            kind: .channel, target: target, routers: routers, delaySeconds: delaySeconds, now: clock.wallTime(), detail: detail)
+        return dryRun || !plan.steps.contains(where: { $0.action == .move }) ? plan : try await start(id, plan, target)
     }
 
     private static func checkDelay(_ seconds: UInt32) throws {
@@ -152,7 +152,7 @@ extension DaemonRuntime {
     private func start(_ id: StructureID, _ plan: MigrationRow, _ target: OperationalDataset) async throws -> MigrationRow {
         let recordID = try PersistentStructureStore.recordID(id)
         var row = plan
-        row.state = "pending"
+        row.state = .pending
         row.startedAt = clock.wallTime()
         let refused: String?
         do { refused = try await store.beginNetworkMigration(Self.encodeMigration(row), in: recordID) } catch { throw DaemonError.from(error) }
@@ -161,13 +161,13 @@ extension DaemonRuntime {
             let left = max(0, Int(((running?.dueAt ?? 0) - clock.wallTime()).rounded(.up)))
             throw DBusError(
                 DaemonError.busy,
-                "a \(running?.kind == "channel" ? "channel change" : "migration") of the structure is pending "
+                "a \(running?.kind == .channel ? "channel change" : "migration") of the structure is pending "
                     + "(to \(running?.targetExtPanId ?? "?") on channel \(running?.targetChannel ?? 0), \(left) s left); "
                     + "wait for it, or cancel it with 'tbrctl structure migrate NAME --cancel'")
         }
         runningMigrations[id] = row
         let tlvs = target.encoded()
-        for i in row.steps.indices where row.steps[i].action == "move" {
+        for i in row.steps.indices where row.steps[i].action == .move {
             let router = DeviceID(rawValue: row.steps[i].router)!
             let requested = Duration.milliseconds(Int64(row.steps[i].delayMs))
             do {
@@ -178,18 +178,18 @@ extension DaemonRuntime {
                 if let pending = try? await service.datasetTLVs(of: router, pending: true).flatMap({ try? OperationalDataset(bytes: $0) }) {
                     row.steps[i].pendingTimestamp = pending.pendingTimestamp?.seconds ?? row.steps[i].pendingTimestamp
                 }
-                row.steps[i].outcome = "pending"
+                row.steps[i].outcome = .pending
             } catch {
-                row.steps[i].outcome = "failed"
+                row.steps[i].outcome = .failed
                 row.steps[i].detail = "not sent: \(DaemonError.from(error).message); the router stays on \(row.steps[i].fromExtPanId)"
             }
         }
         row.dueAt = row.steps.map(\.dueAt).max() ?? 0
         logger.notice(
             "a structure's migration started",
-            [("structure", id.rawValue), ("kind", row.kind), ("target", row.targetExtPanId), ("channel", "\(row.targetChannel)")])
+            [("structure", id.rawValue), ("kind", row.kind.rawValue), ("target", row.targetExtPanId), ("channel", "\(row.targetChannel)")])
         row = await record(id, row)
-        if row.state == "pending" { migrationStarts.continuation.yield(id) }
+        if row.state == .pending { migrationStarts.continuation.yield(id) }
         return row
     }
 
@@ -198,15 +198,15 @@ extension DaemonRuntime {
     @discardableResult
     func record(_ id: StructureID, _ row: MigrationRow) async -> MigrationRow {
         var row = row
-        if row.state == "pending", !row.steps.contains(where: { $0.outcome == "pending" }) {
+        if row.state == .pending, !row.steps.contains(where: { $0.outcome == .pending }) {
             let outcomes = Set(row.steps.map(\.outcome))
-            row.state = outcomes.contains("failed") ? "failed" : outcomes.contains("cancelled") ? "cancelled" : "done"
-            logger.notice("a structure's migration ended", [("structure", id.rawValue), ("state", row.state)])
+            row.state = outcomes.contains(.failed) ? .failed : outcomes.contains(.cancelled) ? .cancelled : .done
+            logger.notice("a structure's migration ended", [("structure", id.rawValue), ("state", row.state.rawValue)])
         }
-        runningMigrations[id] = row.state == "pending" ? row : nil
+        runningMigrations[id] = row.state == .pending ? row : nil
         do {
             try await store.updateNetworkMigration(
-                Self.encodeMigration(row), running: row.state == "pending", in: try PersistentStructureStore.recordID(id))
+                Self.encodeMigration(row), running: row.state == .pending, in: try PersistentStructureStore.recordID(id))
         } catch {
             logger.error("a structure's migration could not be stored", [("structure", id.rawValue), ("error", "\(error)")])
         }
@@ -218,9 +218,9 @@ extension DaemonRuntime {
     /// still the structure's running one and the step is still pending. A watch outlives the migration it
     /// was started for (a cancelled channel change's watch sleeps on to its deadline): without the
     /// `startedAt` check it judged the migration started after it, with the wrong pending dataset.
-    func resolve(_ id: StructureID, startedAt: Double, router: String, outcome: String, detail: String) async {
+    func resolve(_ id: StructureID, startedAt: Double, router: String, outcome: MigrationOutcome, detail: String) async {
         guard var row = runningMigrations[id], row.startedAt == startedAt,
-            let i = row.steps.firstIndex(where: { $0.router == router && $0.outcome == "pending" })
+            let i = row.steps.firstIndex(where: { $0.router == router && $0.outcome == .pending })
         else {
             logger.debug("a migration's watch ended without a verdict: its migration is over", [("structure", id.rawValue), ("router", router)])
             return
@@ -260,7 +260,7 @@ extension DaemonRuntime {
         guard let row = runningMigrations[id] else { return }
         let target = (row.targetExtPanId, row.targetChannel), startedAt = row.startedAt
         await withDiscardingTaskGroup { group in
-            for step in row.steps where step.outcome == "pending" {
+            for step in row.steps where step.outcome == .pending {
                 guard let router = DeviceID(rawValue: step.router) else { continue }
                 group.addTask {
                     let deadline = self.clock.now().advanced(by: .seconds(max(0, step.dueAt - self.clock.wallTime()) + MigrationPlanner.graceSeconds))
@@ -281,7 +281,7 @@ extension DaemonRuntime {
                     guard !Task.isCancelled else { return }
                     if case .finished(true)? = moved {
                         await self.resolve(
-                            id, startedAt: startedAt, router: step.router, outcome: "moved", detail: "attached to \(target.0) on channel \(target.1)")
+                            id, startedAt: startedAt, router: step.router, outcome: .moved, detail: "attached to \(target.0) on channel \(target.1)")
                     } else if await self.isRunning(id, startedAt: startedAt) {
                         let (outcome, detail) = await self.verdict(router, step)
                         await self.resolve(id, startedAt: startedAt, router: step.router, outcome: outcome, detail: detail)
@@ -312,7 +312,7 @@ extension DaemonRuntime {
 
     /// A router that did not show the target by its deadline: read where it is now, and say it
     /// (``MigrationPlanner/verdict(_:online:active:pending:)``).
-    private func verdict(_ router: DeviceID, _ step: MigrationStepRow) async -> (String, String) {
+    private func verdict(_ router: DeviceID, _ step: MigrationStepRow) async -> (MigrationOutcome, String) {
         let online = (try? await summary(router))?.isOnline == true
         let active = online ? (try? await service.datasetTLVs(of: router, pending: false)).flatMap { $0.flatMap { try? OperationalDataset(bytes: $0) } } : nil
         let pending = online ? (try? await service.datasetTLVs(of: router, pending: true)).flatMap { $0.flatMap { try? OperationalDataset(bytes: $0) } } : nil
@@ -334,8 +334,8 @@ extension DaemonRuntime {
             throw DaemonError.missing("no migration or channel change of the structure is pending")
         }
         let startedAt = row.startedAt
-        var decided: [String: (outcome: String?, detail: String)] = [:]
-        for step in row.steps where step.outcome == "pending" {
+        var decided: [String: (outcome: MigrationOutcome?, detail: String)] = [:]
+        for step in row.steps where step.outcome == .pending {
             guard let router = DeviceID(rawValue: step.router),
                 let tlvs = try? await service.datasetTLVs(of: router, pending: false), var current = try? OperationalDataset(bytes: tlvs)
             else {
@@ -354,14 +354,14 @@ extension DaemonRuntime {
             current.activeTimestamp = Timestamp(seconds: max(current.activeTimestamp?.seconds ?? 0, step.activeTimestamp) + 1)
             do {
                 _ = try await service.sendPendingDataset(current.encoded(), to: router, delay: .seconds(30))
-                decided[step.router] = ("cancelled", "stays on \(step.fromExtPanId) channel \(step.fromChannel)")
+                decided[step.router] = (.cancelled, "stays on \(step.fromExtPanId) channel \(step.fromChannel)")
             } catch {
                 decided[step.router] = (nil, "not cancelled: \(DaemonError.from(error).message); the move stays pending")
             }
         }
         // The row as it is now: only steps still pending take the cancel's outcome.
         guard var now = runningMigrations[id], now.startedAt == startedAt else { return try await migrationRow(id) }
-        for i in now.steps.indices where now.steps[i].outcome == "pending" {
+        for i in now.steps.indices where now.steps[i].outcome == .pending {
             guard let (outcome, detail) = decided[now.steps[i].router] else { continue }
             if let outcome { now.steps[i].outcome = outcome }
             now.steps[i].detail = detail

@@ -108,7 +108,7 @@ extension DaemonRuntime {
 
     func policyStatus(_ id: StructureID) async throws -> [PolicyStatusRow] {
         try await structures.policyStatus(of: id).map {
-            PolicyStatusRow(router: $0.deviceID.rawValue, state: $0.state.rawValue, detail: $0.detail)
+            PolicyStatusRow(router: $0.deviceID.rawValue, state: $0.state, detail: $0.detail)
         }
     }
 

@@ -31,28 +31,28 @@ enum MigrationPlanner {
     /// Pending Timestamp of `now`, with `delaySeconds` over REST and the agent's 300 s over D-Bus.
     /// `kind` `channel` moves only the routers on `target`'s Extended PAN ID (the others are skipped).
     static func plan(
-        kind: String, target: OperationalDataset, routers: [Router], delaySeconds: UInt32, now: Double, detail: String
+        kind: MigrationKind, target: OperationalDataset, routers: [Router], delaySeconds: UInt32, now: Double, detail: String
     ) -> MigrationRow {
         let stamp = target.activeTimestamp?.seconds ?? 0
         var due = 0.0
         let steps = routers.sorted { $0.id < $1.id }.map { r -> MigrationStepRow in
             var step = MigrationStepRow(
-                router: r.id, transport: r.transport, action: "skip", fromExtPanId: r.network?.extendedPANID?.description ?? "",
+                router: r.id, transport: r.transport, action: .skip, fromExtPanId: r.network?.extendedPANID?.description ?? "",
                 fromNetworkName: r.network?.networkName?.rawValue ?? "", fromChannel: r.network?.channel?.number ?? 0,
-                activeTimestamp: 0, pendingTimestamp: 0, delayMs: 0, dueAt: 0, outcome: "skipped", detail: "")
+                activeTimestamp: 0, pendingTimestamp: 0, delayMs: 0, dueAt: 0, outcome: .skipped, detail: "")
             if !r.online {
                 step.detail = "offline at planning time; not touched"
             } else if r.network == nil {
                 step.detail = "on no network; join it with 'tbrctl network join'"
             } else if isOn(r.network, target) {
-                step.action = "stay"
-                step.outcome = "unchanged"
+                step.action = .stay
+                step.outcome = .unchanged
                 step.detail = "already on the target"
-            } else if kind == "channel" && r.network?.extendedPANID != target.extendedPANID {
+            } else if kind == .channel && r.network?.extendedPANID != target.extendedPANID {
                 step.detail = "on another network (\(step.fromExtPanId)); a channel change moves only the structure's network"
             } else {
-                step.action = "move"
-                step.outcome = "planned"
+                step.action = .move
+                step.outcome = .planned
                 step.activeTimestamp = stamp
                 step.pendingTimestamp = UInt64(max(0, now))
                 step.delayMs = r.transport == "dbus" ? agentDelayMs : delaySeconds * 1000
@@ -63,7 +63,7 @@ enum MigrationPlanner {
             return step
         }
         return MigrationRow(
-            kind: kind, state: "planned", targetExtPanId: target.extendedPANID?.description ?? "",
+            kind: kind, state: .planned, targetExtPanId: target.extendedPANID?.description ?? "",
             targetNetworkName: target.networkName?.rawValue ?? "", targetChannel: target.channel?.number ?? 0, startedAt: now,
             dueAt: due, detail: detail, steps: steps)
     }
@@ -109,12 +109,12 @@ enum MigrationPlanner {
     /// holds now: `failed`, saying where it is: offline, on no network, still on its network (and whether
     /// another pending dataset replaced tbrd's, or tbrd's is still waiting), or on neither network.
     static func verdict(_ step: MigrationStepRow, online: Bool, active: OperationalDataset?, pending: OperationalDataset?)
-        -> (outcome: String, detail: String)
+        -> (outcome: MigrationOutcome, detail: String)
     {
         guard online else {
-            return ("failed", "offline when the delay ended; it was on \(step.fromExtPanId) and may still move when it comes back")
+            return (.failed, "offline when the delay ended; it was on \(step.fromExtPanId) and may still move when it comes back")
         }
-        guard let active else { return ("failed", "on no network when the delay ended (its active dataset cannot be read)") }
+        guard let active else { return (.failed, "on no network when the delay ended (its active dataset cannot be read)") }
         let xpan = active.extendedPANID?.description ?? "?"
         let channel = active.channel?.number ?? 0
         if xpan == step.fromExtPanId, channel == step.fromChannel {
@@ -124,8 +124,8 @@ enum MigrationPlanner {
             } else if pending != nil {
                 why += " (tbrd's pending dataset is still there: the agent's delay has not ended)"
             }
-            return ("failed", why)
+            return (.failed, why)
         }
-        return ("failed", "on neither network: now on \(xpan) channel \(channel)")
+        return (.failed, "on neither network: now on \(xpan) channel \(channel)")
     }
 }

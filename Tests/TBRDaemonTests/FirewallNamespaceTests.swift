@@ -183,7 +183,7 @@ final class TestNetwork: Sendable {
             #expect(try await reaches(net, "2001:db8:ffff::2"))
 
             _ = try await env.manager.call("AddBorderRouter", [.string("Home"), .string("wpan0")])
-            try await eventually("wpan0 applied again", wakingOn: structure.wakeups) { try await PolicyEnforcementTests.status(structure)["wpan0"]?.state == "applied" }
+            try await eventually("wpan0 applied again", wakingOn: structure.wakeups) { try await PolicyEnforcementTests.status(structure)["wpan0"]?.state == .applied }
             #expect(try await net.nft(["list", "table", "inet", "tbrd"]).status == 0, "a router added to a none structure gets its rules")
             try await PolicyEnforcementTests.set("unspecified", on: structure)
             #expect(try await net.nft(["list", "table", "inet", "tbrd"]).status != 0, "no table inet tbrd left under unspecified")

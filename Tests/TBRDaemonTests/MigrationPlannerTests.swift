@@ -24,16 +24,16 @@ import Testing
             .init(id: "wpan2", transport: "dbus", online: false, network: nil),
             .init(id: "wpan3", transport: "dbus", online: true, network: nil),
         ]
-        let plan = MigrationPlanner.plan(kind: "merge", target: Self.target, routers: routers, delaySeconds: 60, now: 1000, detail: "")
+        let plan = MigrationPlanner.plan(kind: .merge, target: Self.target, routers: routers, delaySeconds: 60, now: 1000, detail: "")
         #expect(plan.steps.map(\.router) == ["ba-1", "wpan0", "wpan1", "wpan2", "wpan3"], "sorted by id")
-        #expect(plan.steps.map(\.action) == ["move", "stay", "move", "skip", "skip"])
+        #expect(plan.steps.map(\.action) == [.move, .stay, .move, .skip, .skip])
         #expect(plan.steps[0].delayMs == 60_000 && plan.steps[2].delayMs == 300_000, "REST takes --delay, D-Bus always 300 s")
         #expect(plan.steps[2].activeTimestamp == 1 && plan.steps[2].pendingTimestamp == 1000 && plan.steps[2].fromChannel == 25)
-        #expect(plan.dueAt == 1300 && plan.state == "planned" && plan.targetChannel == 15)
+        #expect(plan.dueAt == 1300 && plan.state == .planned && plan.targetChannel == 15)
         // A channel change moves only the routers on the structure's network.
         let moved = MigrationPlanner.onChannel(Self.target, 20)
-        let change = MigrationPlanner.plan(kind: "channel", target: moved, routers: routers, delaySeconds: 60, now: 1000, detail: "")
-        #expect(change.steps.map(\.action) == ["skip", "move", "skip", "skip", "skip"])
+        let change = MigrationPlanner.plan(kind: .channel, target: moved, routers: routers, delaySeconds: 60, now: 1000, detail: "")
+        #expect(change.steps.map(\.action) == [.skip, .move, .skip, .skip, .skip])
         #expect(moved.activeTimestamp == Timestamp(seconds: 2) && moved.networkKey == Self.target.networkKey)
     }
 
@@ -53,10 +53,10 @@ import Testing
     @Test func aRouterNotOnTheTargetByItsDeadlineIsReportedWhereItIs() {
         let from = Self.on(0x9A9A, channel: 25)
         let routers = [MigrationPlanner.Router(id: "wpan1", transport: "dbus", online: true, network: from)]
-        let step = MigrationPlanner.plan(kind: "merge", target: Self.target, routers: routers, delaySeconds: 300, now: 1000, detail: "").steps[0]
+        let step = MigrationPlanner.plan(kind: .merge, target: Self.target, routers: routers, delaySeconds: 300, now: 1000, detail: "").steps[0]
         func detail(online: Bool = true, active: OperationalDataset?, pending: OperationalDataset? = nil) -> String {
             let v = MigrationPlanner.verdict(step, online: online, active: active, pending: pending)
-            #expect(v.outcome == "failed")
+            #expect(v.outcome == .failed)
             return v.detail
         }
         #expect(detail(online: false, active: nil).contains("offline when the delay ended"))

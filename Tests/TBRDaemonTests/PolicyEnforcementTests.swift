@@ -1,4 +1,5 @@
 import DBus
+import DeviceModel
 import Foundation
 import OpenThreadBR
 import TBRDBusAPI
@@ -52,7 +53,7 @@ import Glibc
     }
 
     /// Sets the option and waits until `router`'s state is `state`.
-    static func set(_ option: String, on structure: RemoteObject, expecting state: String = "applied", for routers: [String] = ["wpan0"])
+    static func set(_ option: String, on structure: RemoteObject, expecting state: RouterPolicyStatus.State = .applied, for routers: [String] = ["wpan0"])
         async throws
     {
         try await structure.setProperty("InternetAccessOption", .string(option))
@@ -82,9 +83,9 @@ import Glibc
             for try await s in changes {
                 let changed = try s.arguments[1].decode(as: [String: DBusValue].self)
                 if let rows = changed["PolicyStatus"] { signalled = try rows.decode(as: [PolicyStatusRow].self) }
-                if signalled.first?.state == "applied" { break }
+                if signalled.first?.state == .applied { break }
             }
-            #expect(signalled == [PolicyStatusRow(router: "wpan0", state: "applied", detail: "")])
+            #expect(signalled == [PolicyStatusRow(router: "wpan0", state: .applied, detail: "")])
             // Back to unspecified: tbrd stops managing, and leaves NAT64 and PD as they are.
             try await Self.set("unspecified", on: structure)
             #expect(try await Self.status(structure)["wpan0"]?.detail == "not managed")
@@ -97,7 +98,7 @@ import Glibc
             try await env.startSimulator(["wpan0"], extra: ["--no-nat64"])
             try await env.startDaemon()
             let structure = try await Self.home(env, ["wpan0"])
-            try await Self.set("nat64Only", on: structure, expecting: "unsupported")
+            try await Self.set("nat64Only", on: structure, expecting: .unsupported)
             let row = try #require(try await Self.status(structure)["wpan0"])
             #expect(row.detail.contains("no NAT64") && row.detail.contains("Capabilities nat64 false"), "\(row.detail)")
             // What it cannot provide, `none` does not need.
@@ -151,10 +152,10 @@ import Glibc
                 try await eventually("wpan1 is offline", wakingOn: env.router("wpan1").wakeups) { try await env.router("wpan1").property("Online", as: Bool.self) == false }
                 try await Self.set("nat64Only", on: structure, for: ["wpan0"])
                 let offline = try #require(try await Self.status(structure)["wpan1"])
-                #expect(offline.state == "pending" && offline.detail.contains("offline"), "\(offline)")
+                #expect(offline.state == .pending && offline.detail.contains("offline"), "\(offline)")
                 wpan1 = try await startWpan1()
                 try await eventually("wpan1 applied once back", timeout: .seconds(10), wakingOn: structure.wakeups) {
-                    try await Self.status(structure)["wpan1"]?.state == "applied"
+                    try await Self.status(structure)["wpan1"]?.state == .applied
                 }
                 #expect(try await Self.nat64On(env, "wpan1"))
             } catch {
@@ -177,7 +178,7 @@ import Glibc
             kill(sim.pid, SIGSTOP)
             do {
                 try await structure.setProperty("InternetAccessOption", .string("nat64Only"))
-                #expect(try await Self.status(structure)["wpan0"]?.state == "pending")
+                #expect(try await Self.status(structure)["wpan0"]?.state == .pending)
                 #expect(await env.stopDaemon(signal: SIGKILL) == 128 + SIGKILL)
             } catch {
                 kill(sim.pid, SIGCONT)
@@ -191,7 +192,7 @@ import Glibc
             let again = RemoteObject(connection: env.client, destination: "io.tbrd", path: structure.path, interface: structure.interface)
             #expect(try await again.property("InternetAccessOption", as: String.self) == "nat64Only", "persisted first")
             try await eventually("applied at the next start", timeout: .seconds(10), wakingOn: again.wakeups) {
-                try await Self.status(again)["wpan0"]?.state == "applied"
+                try await Self.status(again)["wpan0"]?.state == .applied
             }
             #expect(try await Self.nat64On(env, "wpan0"))
         }

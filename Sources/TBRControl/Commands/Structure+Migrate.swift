@@ -98,7 +98,7 @@ extension Structure {
         ) async throws -> ExitCode {
             let row = try await RouterSession.withTbrd(context, for: doing) { tbrd -> MigrationRow in
                 let started = try await tbrd.migrationCall(structure, member, arguments, doing: doing)
-                guard wait, started.state == "pending" else { return started }
+                guard wait, started.state == .pending else { return started }
                 if !context.json { context.note(MigrationText.render(started, structure: structure, now: context.clock.wallTime())) }
                 return try await tbrd.waitForMigration(of: structure)
             }
@@ -108,7 +108,7 @@ extension Structure {
         /// Prints `row`; with `waited` the exit status says whether every router moved.
         static func report(_ row: MigrationRow, structure: String, waited: Bool, context: CommandContext) throws -> ExitCode {
             if context.json { try context.writeJSON(row) } else { context.write(MigrationText.render(row, structure: structure, now: context.clock.wallTime())) }
-            if waited, row.steps.contains(where: { $0.outcome == "failed" }) { return .failure }
+            if waited, row.steps.contains(where: { $0.outcome == .failed }) { return .failure }
             return .success
         }
     }

@@ -96,7 +96,7 @@ extension Structure {
             }
             let code = ErrorMapping.exitCode(policyStates: view.routers.map(\.state))
             if code != .success {
-                let problems = view.routers.filter { $0.state == "failed" || $0.state == "unsupported" }.map { "\($0.id) \($0.state)" }
+                let problems = view.routers.filter { $0.state == .failed || $0.state == .unsupported }.map { "\($0.id) \($0.state.rawValue)" }
                 context.note("the policy does not hold on every border router: \(problems.joined(separator: ", "))")
             }
             return code
@@ -113,7 +113,7 @@ extension Structure {
                     let view = try await tbrd.policy(of: structure, at: path)
                     last.withLock { $0 = view }
                     var settled = true
-                    for row in view.routers where row.state == "pending" {
+                    for row in view.routers where row.state == .pending {
                         if try await tbrd.isOnline(row.id) { settled = false }
                     }
                     if settled { return view }

@@ -45,7 +45,7 @@ extension Structure {
             let (view, migration) = try await RouterSession.withTbrd(context, for: "'structure show'") { tbrd in
                 (try await tbrd.structure(named: structure), try await tbrd.migration(of: structure))
             }
-            let shown = migration.state == "none" ? nil : migration
+            let shown = migration.state == .none ? nil : migration
             if context.json {
                 try context.writeJSON(Output(view: view, migration: shown))
             } else {

@@ -50,6 +50,6 @@ extension PolicyView {
 extension PolicyRouterView {
     /// The rows as a table for people: `ROUTER  POLICY  DETAIL`.
     static func table(_ rows: [PolicyRouterView]) -> String {
-        TextTable.render(header: ["ROUTER", "POLICY", "DETAIL"], rows: rows.map { [$0.id, $0.state, $0.detail.isEmpty ? "-" : $0.detail] })
+        TextTable.render(header: ["ROUTER", "POLICY", "DETAIL"], rows: rows.map { [$0.id, $0.state.rawValue, $0.detail.isEmpty ? "-" : $0.detail] })
     }
 }

@@ -51,8 +51,8 @@ enum ErrorMapping {
 
     /// The exit status of `structure policy` once its routers settled: 1 when any router is `failed` or
     /// `unsupported`, else 0 (offline routers stay `pending`, which is not an error).
-    static func exitCode(policyStates states: [String]) -> ExitCode {
-        states.contains { $0 == "failed" || $0 == "unsupported" } ? .failure : .success
+    static func exitCode(policyStates states: [RouterPolicyStatus.State]) -> ExitCode {
+        states.contains { $0 == .failed || $0 == .unsupported } ? .failure : .success
     }
 
     /// The exit status of a `network join` status: `success` 0, `busy` 75, `invalidArgument` 65 (the

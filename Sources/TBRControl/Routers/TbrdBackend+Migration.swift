@@ -41,7 +41,7 @@ extension TbrdBackend {
             throw ErrorMapping.controlError(error, doing: "following the migration of structure \(Quoted(name))")
         }
         var row = try await migration(of: name)
-        guard row.state == "pending" else { return row }
+        guard row.state == .pending else { return row }
         for try await signal in signals {
             guard signal.arguments.count >= 2, let changed = try? [String: DBusValue](dbusValue: signal.arguments[1]),
                 let value = changed[StructureAPI.Property.migration.rawValue]
@@ -49,7 +49,7 @@ extension TbrdBackend {
             let inner: DBusValue = if case .variant(let v) = value { v } else { value }
             guard let next = try? MigrationRow(dbusValue: inner) else { continue }
             row = next
-            if row.state != "pending" { return row }
+            if row.state != .pending { return row }
         }
         throw ControlError.unavailable("tbrd went away while the migration of \(Quoted(name)) was pending")
     }
@@ -58,11 +58,11 @@ extension TbrdBackend {
 /// The text form of a migration: what moves where, per router.
 enum MigrationText {
     static func render(_ row: MigrationRow, structure: String, now: Double) -> String {
-        guard row.state != "none" else { return "\(Quoted(structure)) has had no migration or channel change" }
-        let what = row.kind == "channel" ? "Channel change" : "Migration"
-        let left = row.state == "pending" ? ", \(max(0, Int((row.dueAt - now).rounded(.up)))) s left" : ""
+        guard row.state != .none else { return "\(Quoted(structure)) has had no migration or channel change" }
+        let what = row.kind == .channel ? "Channel change" : "Migration"
+        let left = row.state == .pending ? ", \(max(0, Int((row.dueAt - now).rounded(.up)))) s left" : ""
         var lines = [
-            "\(what) of \(Quoted(structure)): \(row.state)\(left)",
+            "\(what) of \(Quoted(structure)): \(row.state.rawValue)\(left)",
             "Target: \(row.targetNetworkName.isEmpty ? "-" : Quoted(row.targetNetworkName).description) (\(row.targetExtPanId)) on channel \(row.targetChannel)",
         ]
         if !row.detail.isEmpty { lines.append("Source: \(row.detail)") }
@@ -71,10 +71,10 @@ enum MigrationText {
             rows: row.steps.map { s in
                 let from = s.fromExtPanId.isEmpty ? "-" : "\(s.fromExtPanId) ch \(s.fromChannel)"
                 let delay = s.delayMs == 0 ? "-" : "\(s.delayMs / 1000) s"
-                let timeLeft = s.outcome == "pending" ? " (\(max(0, Int((s.dueAt - now).rounded(.up)))) s left)" : ""
+                let timeLeft = s.outcome == .pending ? " (\(max(0, Int((s.dueAt - now).rounded(.up)))) s left)" : ""
                 return [
-                    s.router, s.action, from, s.action == "move" ? "\(s.activeTimestamp)" : "-",
-                    s.action == "move" ? "\(s.pendingTimestamp)" : "-", delay, s.outcome + timeLeft, s.detail.isEmpty ? "-" : s.detail,
+                    s.router, s.action.rawValue, from, s.action == .move ? "\(s.activeTimestamp)" : "-",
+                    s.action == .move ? "\(s.pendingTimestamp)" : "-", delay, s.outcome.rawValue + timeLeft, s.detail.isEmpty ? "-" : s.detail,
                 ]
             })
         return (lines + ["", table]).joined(separator: "\n")
