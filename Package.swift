@@ -112,6 +112,8 @@ let package = Package(
         .target(name: "TBRDocuments", dependencies: ["TBRDBusAPI", "DeviceModel", "OpenThreadBR"], swiftSettings: strict),
         // Pure: the HTTPS API's routes, scopes and request bodies (fuzzed: fuzz/run.sh api).
         .target(name: "HTTPAPIRouting", dependencies: ["TBRFoundation"], swiftSettings: strict),
+        // tbrd's core: for now its one error and the table every adapter spells it from (docs/architecture.md).
+        .target(name: "TBRCore", swiftSettings: strict),
         .target(name: "DeviceModel", dependencies: ["MeshCoP", "TBRFoundation"], swiftSettings: strict),
         // Pure: parses and generates Matter onboarding payloads; MeshCoP lends it Verhoeff and Secrets.
         .target(name: "MatterOnboarding", dependencies: ["MeshCoP"], swiftSettings: strict),
@@ -152,7 +154,7 @@ let package = Package(
             dependencies: [
                 "TBRCommandLine", "TBRFoundation", "MeshCoP", "MatterOnboarding", "DBus", "OpenThreadBR", "DeviceModel",
                 "BorderRouterService", "RouterFleet", "TBRDBusAPI", "MDNS", "BorderAgentDiscovery", "TBRLifecycle", "HTTP", "OpenThreadREST",
-                "EpskcCommissioner", "DTLS", "TBRDocuments", "HTTPAPIRouting",
+                "EpskcCommissioner", "DTLS", "TBRDocuments", "HTTPAPIRouting", "TBRCore",
             ],
             swiftSettings: strict),
 
@@ -171,7 +173,7 @@ let package = Package(
             name: "TBRDaemon",
             dependencies: [
                 "BorderRouterService", "RouterFleet", "InternetAccessPolicy", "MatterCommissioning", "DeviceModel", "OpenThreadBR",
-                "Store", "DBus", "TBRDBusAPI", "MeshCoP", "Firewall",
+                "Store", "DBus", "TBRDBusAPI", "MeshCoP", "Firewall", "TBRCore",
                 "TBRLifecycle", "TBRCommandLine", "TBRFoundation", "MDNS", "BorderAgentDiscovery", "MatterCommissioner",
                 "MatterOnboarding", "WebSocket", "HTTP", "OpenThreadREST", "HostNetwork", "EpskcCommissioner", "DTLS",
                 "TBRDocuments", "HTTPServer", "HTTPAPIRouting",

@@ -1,51 +1,71 @@
 import DBus
 import DeviceModel
 import Store
+import TBRCore
 import TBRDBusAPI
 
-/// tbrd's D-Bus errors (`io.tbrd.Error.*`), each with a human sentence; see docs/dbus-api.md.
+/// tbrd's errors meet the core's one error here (``TBRCore/CoreError``): what the device model, the
+/// store and the bus throw becomes a condition and a sentence, and the D-Bus adapter spells the
+/// condition as an `io.tbrd.Error.*` name (docs/dbus-api.md). The HTTP adapter spells the same
+/// condition itself (``APIProblem``): neither goes through the other.
 enum DaemonError {
-    static let notFound = TBRDBusAPI.Error.notFound
-    static let invalidArgument = TBRDBusAPI.Error.invalidArgument
-    static let busy = TBRDBusAPI.Error.busy
-    static let notSupported = TBRDBusAPI.Error.notSupported
-    static let unavailable = TBRDBusAPI.Error.unavailable
-    static let permissionDenied = TBRDBusAPI.Error.permissionDenied
-    static let failed = TBRDBusAPI.Error.failed
+    static func invalid(_ message: String) -> CoreError { CoreError(.invalidArgument, message) }
+    static func missing(_ message: String) -> CoreError { CoreError(.notFound, message) }
 
-    /// The D-Bus error for a device-model error: its code picks the name, its sentence is the message.
-    static func from(_ error: HomeError) -> DBusError {
-        let name: ErrorName =
-            switch error.code {
-            case .notFound: notFound
-            case .invalidArgument: invalidArgument
-            case .busy: busy
-            case .notSupported: notSupported
-            case .unavailable: unavailable
-            case .permissionDenied: permissionDenied
-            case .invalidState, .failed: failed
-            }
-        return DBusError(name, error.message)
-    }
-
-    /// The D-Bus error for a store error: as the device model maps it.
-    static func from(_ error: StoreError) -> DBusError { from(PersistentStructureStore.homeError(error)) }
-
-    /// Any error thrown while serving a call, as the D-Bus error to send: tbrd's own names with their
-    /// sentences; a bus error as it came (the standard `org.freedesktop.DBus.Error.*` replies); a cancelled
-    /// call as `Unavailable` (tbrd is stopping); anything else as `Failed` with its description.
-    static func from(_ error: any Error) -> DBusError {
-        switch error {
-        case let e as DBusError: e
-        case let e as HomeError: from(e)
-        case let e as StoreError: from(e)
-        case let e as DBusValueError: DBusError(invalidArgument, "an argument has the wrong type: \(e.description)")
-        case is CancellationError: DBusError(unavailable, "tbrd is stopping")
-        case let e as any CustomStringConvertible: DBusError(failed, e.description)
-        default: DBusError(failed, "tbrd failed (\(type(of: error)))")
+    /// The condition of a device-model error code.
+    static func condition(_ code: HomeError.Code) -> CoreError.Condition {
+        switch code {
+        case .notFound: .notFound
+        case .invalidArgument: .invalidArgument
+        case .busy: .busy
+        case .notSupported: .notSupported
+        case .unavailable: .unavailable
+        case .permissionDenied: .permissionDenied
+        case .invalidState, .failed: .failed
         }
     }
 
-    static func invalid(_ message: String) -> DBusError { DBusError(invalidArgument, message) }
-    static func missing(_ message: String) -> DBusError { DBusError(notFound, message) }
+    /// Any error thrown while serving a call, as the core's error: tbrd's own as they are; the device
+    /// model's and the store's by their codes; one of tbrd's D-Bus names by its condition; a value of
+    /// the wrong type as an invalid argument; a cancelled call as `unavailable` (tbrd is stopping);
+    /// anything else as `failed` with its description.
+    static func core(_ error: any Error) -> CoreError {
+        switch error {
+        case let e as CoreError: return e
+        case let e as HomeError: return CoreError(condition(e.code), e.message)
+        case let e as StoreError: return core(PersistentStructureStore.homeError(e))
+        case let e as DBusError:
+            let name = e.name.rawValue
+            let condition = name.hasPrefix(TBRDBusAPI.errorPrefix)
+                ? CoreError.Condition(dbusName: String(name.dropFirst(TBRDBusAPI.errorPrefix.count))) : nil
+            return CoreError(condition ?? .failed, e.message.isEmpty ? name : e.message)
+        case let e as DBusValueError: return CoreError(.invalidArgument, "an argument has the wrong type: \(e.description)")
+        case is CancellationError: return CoreError(.unavailable, "tbrd is stopping")
+        case let e as any CustomStringConvertible: return CoreError(.failed, e.description)
+        default: return CoreError(.failed, "tbrd failed (\(type(of: error)))")
+        }
+    }
+
+    /// The D-Bus error to send for any error thrown while serving a call: a bus error as it came (the
+    /// standard `org.freedesktop.DBus.Error.*` replies), everything else through the core's error, its
+    /// condition spelled as tbrd's name.
+    static func from(_ error: any Error) -> DBusError {
+        if let e = error as? DBusError { return e }
+        let core = core(error)
+        return DBusError(name(core.condition), core.message)
+    }
+
+    /// The D-Bus adapter's spelling of `condition` (`io.tbrd.Error.` + ``TBRCore/CoreError/Condition/dbusName``).
+    static func name(_ condition: CoreError.Condition) -> ErrorName {
+        switch condition {
+        case .notFound: TBRDBusAPI.Error.notFound
+        case .invalidArgument: TBRDBusAPI.Error.invalidArgument
+        case .busy: TBRDBusAPI.Error.busy
+        case .notSupported: TBRDBusAPI.Error.notSupported
+        case .unavailable: TBRDBusAPI.Error.unavailable
+        case .permissionDenied: TBRDBusAPI.Error.permissionDenied
+        case .ambiguous: TBRDBusAPI.Error.ambiguous
+        case .failed: TBRDBusAPI.Error.failed
+        }
+    }
 }

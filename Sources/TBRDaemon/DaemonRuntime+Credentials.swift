@@ -5,6 +5,7 @@ import EpskcCommissioner
 import MeshCoP
 import TBRDBusAPI
 import TBRFoundation
+import TBRCore
 
 // Manager1.FetchNetworkCredentials: tbrd as the ePSKc commissioner (issue 31). The session runs in tbrd's
 // process (EpskcCommissioner); mDNS is the browse tbrd follows anyway (borderAgentsSeen).
@@ -38,18 +39,18 @@ extension DaemonRuntime {
             target = .borderAgent(agentID, router: id.rawValue)
         }
         guard let agents = borderAgentsSeen ?? (target.isAddress ? [] : nil) else {
-            throw DBusError(DaemonError.unavailable, "tbrd does not see mDNS (is avahi-daemon running?); give from as [ADDR]:PORT")
+            throw CoreError(.unavailable, "tbrd does not see mDNS (is avahi-daemon running?); give from as [ADDR]:PORT")
         }
         let address: UDPAddress
         let source: FetchSource
         do { (address, source) = try target.resolve(in: agents) } catch {
-            if case .several = error { throw DBusError(TBRDBusAPI.Error.ambiguous, error.description) }
-            throw DBusError(DaemonError.unavailable, error.description)
+            if case .several = error { throw CoreError(.ambiguous, error.description) }
+            throw CoreError(.unavailable, error.description)
         }
         let fetched: FetchedDataset
         do { fetched = try await CredentialFetch.activeDataset(from: address, key: key, timeout: .seconds(Int64(timeoutSeconds))) } catch {
             logger.notice("credentials fetch failed", [("address", address.description), ("reason", Self.reasonWord(error))])
-            throw DBusError(Self.errorName(error), error.description)
+            throw CoreError(Self.condition(error), error.description)
         }
         logger.notice(
             "credentials fetched with an ePSKc",
@@ -61,12 +62,12 @@ extension DaemonRuntime {
     }
 
     /// The D-Bus error of each way a fetch fails (tbrctl maps them to the exit statuses of its own fetch).
-    static func errorName(_ error: CredentialFetchError) -> ErrorName {
+    static func condition(_ error: CredentialFetchError) -> CoreError.Condition {
         switch error {
-        case .wrongKey: DaemonError.permissionDenied
-        case .nothingListening, .noAnswer: DaemonError.unavailable
-        case .incompleteDataset, .badAnswer: DaemonError.invalidArgument
-        case .refused, .session, .cancelled: DaemonError.failed
+        case .wrongKey: .permissionDenied
+        case .nothingListening, .noAnswer: .unavailable
+        case .incompleteDataset, .badAnswer: .invalidArgument
+        case .refused, .session, .cancelled: .failed
         }
     }
 

@@ -1,16 +1,24 @@
 import DBus
 import TBRDBusAPI
+import TBRCore
 
 // The one boundary between tbrd's D-Bus objects and its code: every method and property handler is
 // declared from the contract (TBRDBusAPI), admitted by the call gate (refused once tbrd is stopping),
-// and has its errors mapped to `io.tbrd.Error.*` here, once.
+// and has its errors spelled as `io.tbrd.Error.*` here, once (DaemonError.from). The HTTP adapter passes
+// the same gate and spells the same errors itself (APIProblem.from).
 
 extension DaemonRuntime {
-    /// Serves one call: refused with `Unavailable` once tbrd is stopping; any error becomes tbrd's D-Bus error.
+    /// Serves one call of any adapter: refused with `unavailable` once tbrd is stopping; errors pass
+    /// through as they are, for the adapter to spell.
     nonisolated func serving<T: Sendable>(_ body: () async throws -> T) async throws -> T {
-        guard calls.enter() else { throw DBusError(TBRDBusAPI.Error.unavailable, "tbrd is stopping") }
+        guard calls.enter() else { throw CoreError(.unavailable, "tbrd is stopping") }
         defer { calls.leave() }
-        do { return try await body() } catch { throw DaemonError.from(error) }
+        return try await body()
+    }
+
+    /// Serves one D-Bus call: any error becomes tbrd's D-Bus error.
+    nonisolated func servingDBus<T: Sendable>(_ body: () async throws -> T) async throws -> T {
+        do { return try await serving(body) } catch { throw DaemonError.from(error) }
     }
 
     /// The exported method of `contract`, served by `handler`.
@@ -18,7 +26,7 @@ extension DaemonRuntime {
         _ contract: MethodContract, _ handler: @escaping @Sendable (MethodCall) async throws -> [DBusValue]
     ) -> Method {
         Method(contract.name, inputs: contract.inputs, outputs: contract.outputs) { [self] call in
-            try await serving { try await handler(call) }
+            try await servingDBus { try await handler(call) }
         }
     }
 
@@ -27,10 +35,10 @@ extension DaemonRuntime {
         _ p: P, get: @escaping @Sendable () async throws -> DBusValue,
         set: (@Sendable (DBusValue) async throws -> Void)? = nil
     ) -> Property {
-        let served: @Sendable () async throws -> DBusValue = { [self] in try await serving { try await get() } }
+        let served: @Sendable () async throws -> DBusValue = { [self] in try await servingDBus { try await get() } }
         guard let set else { return Property(p.name, type: p.type, emitsChanged: p.emitsChanged, get: served) }
         let write: @Sendable (DBusValue, MethodCall) async throws -> Void = { [self] value, _ in
-            try await serving { try await set(value) }
+            try await servingDBus { try await set(value) }
         }
         return Property(p.name, type: p.type, emitsChanged: p.emitsChanged, get: served, set: write)
     }

@@ -8,6 +8,7 @@ import TBRDBusAPI
 import TBRFoundation
 import RouterFleet
 import MatterCommissioning
+import TBRCore
 
 // Matter commissioning on io.tbrd.Structure1: the methods, the CommissioningProgress signal and the
 // MatterNodes property. Payloads (they hold the setup passcode) are handed to the service and never
@@ -55,8 +56,8 @@ extension DaemonRuntime {
     /// Refused with `NotSupported`, saying how to configure one, unless a commissioner is configured.
     func requireCommissioner() throws {
         guard configuration.matterBackend != .none else {
-            throw DBusError(
-                DaemonError.notSupported,
+            throw CoreError(
+                .notSupported,
                 "tbrd has no Matter commissioner: set matter-backend = matter-server (with matter-server-url) in tbrd.conf and "
                     + "restart tbrd (docs/operations.md)")
         }

@@ -5,6 +5,7 @@ import MeshCoP
 import Store
 import TBRDBusAPI
 import TBRFoundation
+import TBRCore
 
 // Moving a structure's routers onto one network, and its network to another channel (issue 32):
 // Structure1.Migrate, SetChannel, CancelMigration and the Migration property. The plan is made by
@@ -34,7 +35,7 @@ extension DaemonRuntime {
     func migrationRow(_ id: StructureID) async throws -> MigrationRow {
         if let running = runningMigrations[id] { return running }
         let stored: TBRStore.StoredNetworkMigration?
-        do { stored = try await store.networkMigration(of: try PersistentStructureStore.recordID(id)) } catch { throw DaemonError.from(error) }
+        do { stored = try await store.networkMigration(of: try PersistentStructureStore.recordID(id)) } catch { throw DaemonError.core(error) }
         return stored.flatMap { Self.decodeMigration($0.body) } ?? .none
     }
 
@@ -86,7 +87,7 @@ extension DaemonRuntime {
                 scans.append(scan.map { (UInt16($0.channel), Int($0.maxRSSI)) })
             }
             guard !scans.isEmpty else {
-                throw DBusError(DaemonError.notSupported, "no router of the structure on \(xpan) can run an energy scan (REST agents have none); name a channel")
+                throw CoreError(.notSupported, "no router of the structure on \(xpan) can run an energy scan (REST agents have none); name a channel")
             }
             guard let quiet = MigrationPlanner.quietest(scans, allowed: { MigrationPlanner.channelProblem($0, network: network, supported: supported) == nil })
             else { throw DaemonError.invalid("no channel is allowed by the network's channel mask and every router's radio") }
@@ -130,15 +131,15 @@ extension DaemonRuntime {
     {
         let recordID = try PersistentStructureStore.recordID(id)
         let stored: ThreadNetworkRecord?
-        do { stored = try await store.networks(inStructure: recordID).first { $0.extendedPANID == xpan } } catch { throw DaemonError.from(error) }
+        do { stored = try await store.networks(inStructure: recordID).first { $0.extendedPANID == xpan } } catch { throw DaemonError.core(error) }
         let live = routers.first { $0.online && $0.network?.extendedPANID?.description == xpan && $0.network?.isValid(as: .active) == true }
         let directory = stored?.dataset.flatMap { try? OperationalDataset(bytes: $0) }
         if let live, let network = live.network, (directory?.activeTimestamp ?? Timestamp(rawValue: 0)) <= (network.activeTimestamp ?? Timestamp(rawValue: 0)) {
             return (network, "the target's dataset from \(live.id), which is on it")
         }
         guard let directory else {
-            throw DBusError(
-                DaemonError.failed,
+            throw CoreError(
+                .failed,
                 "tbrd holds no credentials for \(xpan)\(stored.map { " (\(Quoted($0.networkName)))" } ?? ""); "
                     + "fetch them with 'tbrctl network fetch --key KEY --structure NAME' from a border router on it, or add them with 'tbrctl network add'")
         }
@@ -155,12 +156,12 @@ extension DaemonRuntime {
         row.state = .pending
         row.startedAt = clock.wallTime()
         let refused: String?
-        do { refused = try await store.beginNetworkMigration(Self.encodeMigration(row), in: recordID) } catch { throw DaemonError.from(error) }
+        do { refused = try await store.beginNetworkMigration(Self.encodeMigration(row), in: recordID) } catch { throw DaemonError.core(error) }
         if let refused {
             let running = Self.decodeMigration(refused)
             let left = max(0, Int(((running?.dueAt ?? 0) - clock.wallTime()).rounded(.up)))
-            throw DBusError(
-                DaemonError.busy,
+            throw CoreError(
+                .busy,
                 "a \(running?.kind == .channel ? "channel change" : "migration") of the structure is pending "
                     + "(to \(running?.targetExtPanId ?? "?") on channel \(running?.targetChannel ?? 0), \(left) s left); "
                     + "wait for it, or cancel it with 'tbrctl structure migrate NAME --cancel'")
@@ -181,7 +182,7 @@ extension DaemonRuntime {
                 row.steps[i].outcome = .pending
             } catch {
                 row.steps[i].outcome = .failed
-                row.steps[i].detail = "not sent: \(DaemonError.from(error).message); the router stays on \(row.steps[i].fromExtPanId)"
+                row.steps[i].detail = "not sent: \(DaemonError.core(error).message); the router stays on \(row.steps[i].fromExtPanId)"
             }
         }
         row.dueAt = row.steps.map(\.dueAt).max() ?? 0
@@ -356,7 +357,7 @@ extension DaemonRuntime {
                 _ = try await service.sendPendingDataset(current.encoded(), to: router, delay: .seconds(30))
                 decided[step.router] = (.cancelled, "stays on \(step.fromExtPanId) channel \(step.fromChannel)")
             } catch {
-                decided[step.router] = (nil, "not cancelled: \(DaemonError.from(error).message); the move stays pending")
+                decided[step.router] = (nil, "not cancelled: \(DaemonError.core(error).message); the move stays pending")
             }
         }
         // The row as it is now: only steps still pending take the cancel's outcome.

@@ -6,6 +6,7 @@ import MeshCoP
 import Store
 import TBRDBusAPI
 import TBRFoundation
+import TBRCore
 
 // The network directory of each structure (issue 31): Structure1.Networks, PreferredNetwork, AddNetwork,
 // RemoveNetwork, GetNetworkDataset, and the networks FetchNetworkCredentials stores. Entries come from
@@ -42,7 +43,7 @@ extension DaemonRuntime {
     }
 
     private func storedNetworks(_ record: StructureRecord.ID) async throws -> [ThreadNetworkRecord] {
-        do { return try await store.networks(inStructure: record) } catch { throw DaemonError.from(error) }
+        do { return try await store.networks(inStructure: record) } catch { throw DaemonError.core(error) }
     }
 
     private func rows(_ id: StructureID, _ records: [ThreadNetworkRecord], routersOn: [String: [String]]) async throws -> [NetworkRow] {
@@ -79,7 +80,7 @@ extension DaemonRuntime {
     }
 
     private func record(_ entry: ThreadNetworkRecord, _ structure: StructureRecord.ID) async throws {
-        do { try await store.recordNetwork(entry, in: structure) } catch { throw DaemonError.from(error) }
+        do { try await store.recordNetwork(entry, in: structure) } catch { throw DaemonError.core(error) }
     }
 
     static func entry(_ dataset: OperationalDataset, _ tlvs: [UInt8]?, _ source: ThreadNetworkRecord.Source, _ detail: String)
@@ -131,13 +132,13 @@ extension DaemonRuntime {
             throw DaemonError.missing("the structure knows no network \(xpan) ('tbrctl network list' shows its networks)")
         }
         guard row.routers.isEmpty else {
-            throw DBusError(
-                DaemonError.failed,
+            throw CoreError(
+                .failed,
                 "\(row.networkName.isEmpty ? xpan : "\(Quoted(row.networkName)) (\(xpan))") cannot be forgotten: "
                     + "the structure's router\(row.routers.count == 1 ? "" : "s") \(row.routers.joined(separator: ", ")) "
                     + "\(row.routers.count == 1 ? "is" : "are") on it")
         }
-        do { try await store.forgetNetwork(xpan, in: try PersistentStructureStore.recordID(id)) } catch { throw DaemonError.from(error) }
+        do { try await store.forgetNetwork(xpan, in: try PersistentStructureStore.recordID(id)) } catch { throw DaemonError.core(error) }
         if row.preferred { try await update(id) { $0.defaultThreadNetworkId = nil } }
         logger.notice("network forgotten from a structure's directory", [("structure", id.rawValue), ("ext_pan_id", xpan)])
         await signalNetworks(id, routersOn: directory.routersOn)

@@ -7,6 +7,7 @@ import OpenThreadREST
 import Store
 import TBRDBusAPI
 import TBRFoundation
+import TBRCore
 
 // Manager1.AddRemoteBorderRouter / RemoveRemoteBorderRouter: border routers on other hosts (issue 21).
 
@@ -26,14 +27,14 @@ extension DaemonRuntime {
         let identity: RESTAgent.Identity
         do { identity = try await service.identifyRESTAgent(at: url) } catch {
             switch error.kind {
-            case .unreachable, .timedOut: throw DBusError(DaemonError.unavailable, error.message)
-            default: throw DBusError(DaemonError.failed, error.message)
+            case .unreachable, .timedOut: throw CoreError(.unavailable, error.message)
+            default: throw CoreError(.failed, error.message)
             }
         }
         let agentID = identity.borderAgentID
         if let same = await service.routerSummaries().first(where: { $0.borderAgentID == agentID }) {
-            throw DBusError(
-                DaemonError.failed,
+            throw CoreError(
+                .failed,
                 "the otbr-agent at \(url) is already border router \(same.id) (\(same.address)): same Border Agent ID \(agentID)")
         }
         let idString = idText.isEmpty ? "ba-" + String(Hex.encode(agentID.bytes).prefix(8)) : idText
@@ -41,18 +42,18 @@ extension DaemonRuntime {
             throw DaemonError.invalid("\(Quoted(idString)) cannot be a router id")
         }
         if let existing = await service.resolveRouter(idString), existing == id {
-            throw DBusError(DaemonError.failed, "there is already a border router \(id); give another id with --id")
+            throw CoreError(.failed, "there is already a border router \(id); give another id with --id")
         }
         do {
             try await store.addRemoteRouter(id, restURL: url.description, borderAgentID: Hex.encode(agentID.bytes))
         } catch {
-            throw DBusError(DaemonError.failed, "\(error)")
+            throw CoreError(.failed, "\(error)")
         }
         do {
             try await service.addRemoteRouter(id, url: url, borderAgentID: agentID)
         } catch {
             try? await store.forgetRouter(id)
-            throw DaemonError.from(error)
+            throw DaemonError.core(error)
         }
         logger.notice(
             "border router on another host added", [("router", id.rawValue), ("url", url.description), ("border_agent_id", "\(agentID)")])
@@ -72,7 +73,7 @@ extension DaemonRuntime {
             try await removeBorderRouter(structure.name, id.rawValue)
         }
         try await service.removeRemoteRouter(id)
-        do { try await store.forgetRouter(id) } catch StoreError.routerNotFound {} catch { throw DaemonError.from(error) }
+        do { try await store.forgetRouter(id) } catch StoreError.routerNotFound {} catch { throw DaemonError.core(error) }
         await infoCache.invalidate(id)
         await unexportRouter(id)
         logger.notice("border router on another host removed", [("router", id.rawValue)])

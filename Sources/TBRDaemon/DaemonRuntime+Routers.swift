@@ -9,6 +9,7 @@ import TBRDBusAPI
 import TBRFoundation
 import RouterFleet
 import MatterCommissioning
+import TBRCore
 
 // io.tbrd.BorderRouter1: one object per router at /io/tbrd/router/<id>.
 
@@ -254,7 +255,7 @@ extension DaemonRuntime {
     /// operation that needs it.
     func requireOnline(_ id: DeviceID) async throws -> any BorderRouterBackend {
         let router = try await backend(id)
-        guard router.isOnline else { throw DBusError(DaemonError.unavailable, "the otbr-agent of \(id) is not running") }
+        guard router.isOnline else { throw CoreError(.unavailable, "the otbr-agent of \(id) is not running") }
         return router
     }
 
@@ -266,7 +267,7 @@ extension DaemonRuntime {
         let router = try await requireOnline(id)
         let response = await router.activateEpskcMode(request)
         // A failure with its reason is an error carrying the sentence (docs/dbus-api.md).
-        if response.status == .failed { throw DBusError(DaemonError.failed, response.message ?? "ActivateEpskcMode on \(id) failed") }
+        if response.status == .failed { throw CoreError(.failed, response.message ?? "ActivateEpskcMode on \(id) failed") }
         // The key goes to this caller only; it is never logged or stored.
         return ActivateEpskcReply(
             status: OperationStatus(response.status), epskc: response.epskc?.digits ?? "",
@@ -313,7 +314,7 @@ extension DaemonRuntime {
     func dataset(_ id: DeviceID, pending: Bool) async throws -> [UInt8] {
         let summary = try await summary(id)
         guard summary.isOnline else {
-            throw DBusError(DaemonError.unavailable, "the otbr-agent of \(id) is not answering")
+            throw CoreError(.unavailable, "the otbr-agent of \(id) is not answering")
         }
         guard let tlvs = try await service.datasetTLVs(of: id, pending: pending) else {
             throw DaemonError.missing("\(id) has no \(pending ? "pending" : "active") dataset")

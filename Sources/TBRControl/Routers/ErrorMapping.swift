@@ -5,6 +5,7 @@ import DBus
 import DeviceModel
 import OpenThreadBR
 import TBRCommandLine
+import TBRCore
 
 /// How failures become tbrctl's exit statuses: the one place that maps tbrd's `io.tbrd.Error.*` names,
 /// the bus's own errors, the device model's error codes (direct mode) and the operation statuses.
@@ -17,16 +18,11 @@ import TBRCommandLine
 /// | `Busy` | 75 |
 /// | `PermissionDenied`; the bus's `AccessDenied` (tbrd's D-Bus policy) | 77 |
 enum ErrorMapping {
-    /// The exit status of tbrd's error `Name` (the part after `io.tbrd.Error.`).
+    /// The exit status of tbrd's error `Name` (the part after `io.tbrd.Error.`): the core's one table
+    /// (``TBRCore/CoreError/Condition/exitStatus``); 1 for a name it does not have (one added later).
     static func exitCode(tbrdError name: String) -> ExitCode {
-        switch name {
-        case "InvalidArgument": .dataError
-        case "Busy": .temporaryFailure
-        case "Unavailable": .unavailable
-        case "PermissionDenied": .permissionDenied
-        case "Ambiguous": .usage
-        default: .failure  // NotFound, NotSupported, Failed, and names added later
-        }
+        guard let condition = CoreError.Condition(dbusName: name) else { return .failure }
+        return ExitCode(condition.exitStatus)
     }
 
     /// The exit status of a device-model error code (direct mode), mapped like tbrd's names.

@@ -1,6 +1,5 @@
-import DBus
 import FoundationEssentials
-import TBRDBusAPI
+import TBRCore
 
 /// An RFC 9457 problem document, the body of every error the HTTPS API answers. `type` names the same
 /// condition as tbrctl's exit status (`exitStatus`, docs/cli.md), so a script can treat both alike.
@@ -18,55 +17,55 @@ struct APIProblem: Encodable, Sendable, Hashable {
 
     /// A problem of condition `condition` with `detail`.
     init(_ condition: Condition, _ detail: String) {
-        type = "urn:tbrd:problem:" + condition.rawValue
+        type = "urn:tbrd:problem:" + condition.slug
         title = condition.title
         status = condition.status
         self.detail = detail
         exitStatus = condition.exitStatus
     }
 
-    /// The conditions: tbrd's D-Bus errors and the HTTP layer's own.
-    enum Condition: String, Sendable, CaseIterable {
-        case notFound = "not-found", invalidArgument = "invalid-argument", busy, notSupported = "not-supported"
-        case unavailable, permissionDenied = "permission-denied", failed
-        case unauthorized, forbidden, methodNotAllowed = "method-not-allowed", tooManyAttempts = "too-many-attempts"
+    /// The conditions: the core's (spelled from ``TBRCore/CoreError/Condition``'s one table) and the HTTP
+    /// layer's own.
+    enum Condition: Sendable, Hashable {
+        case core(CoreError.Condition)
+        case unauthorized, forbidden, methodNotAllowed, tooManyAttempts
+
+        static let notFound = Condition.core(.notFound)
+        static let invalidArgument = Condition.core(.invalidArgument)
+
+        var slug: String {
+            switch self {
+            case .core(let c): c.problemType
+            case .unauthorized: "unauthorized"
+            case .forbidden: "forbidden"
+            case .methodNotAllowed: "method-not-allowed"
+            case .tooManyAttempts: "too-many-attempts"
+            }
+        }
 
         var status: Int {
             switch self {
-            case .notFound: 404
-            case .invalidArgument: 400
-            case .busy: 409
-            case .notSupported: 501
-            case .unavailable: 503
-            case .permissionDenied, .forbidden: 403
-            case .failed: 500
+            case .core(let c): c.httpStatus
             case .unauthorized: 401
+            case .forbidden: 403
             case .methodNotAllowed: 405
             case .tooManyAttempts: 429
             }
         }
 
-        /// tbrctl's exit status for it (sysexits.h: 65 data error, 69 unavailable, 75 busy, 77 no permission).
+        /// tbrctl's exit status for it (sysexits.h: 64 usage, 75 busy, 77 no permission).
         var exitStatus: Int {
             switch self {
-            case .invalidArgument: 65
-            case .busy, .tooManyAttempts: 75
-            case .unavailable: 69
-            case .permissionDenied, .unauthorized, .forbidden: 77
+            case .core(let c): Int(c.exitStatus)
+            case .tooManyAttempts: 75
+            case .unauthorized, .forbidden: 77
             case .methodNotAllowed: 64
-            case .notFound, .notSupported, .failed: 1
             }
         }
 
         var title: String {
             switch self {
-            case .notFound: "not found"
-            case .invalidArgument: "invalid argument"
-            case .busy: "busy"
-            case .notSupported: "not supported"
-            case .unavailable: "unavailable"
-            case .permissionDenied: "permission denied"
-            case .failed: "failed"
+            case .core(let c): c.title
             case .unauthorized: "a valid token is needed"
             case .forbidden: "the token's scope does not allow this"
             case .methodNotAllowed: "method not allowed"
@@ -75,20 +74,11 @@ struct APIProblem: Encodable, Sendable, Hashable {
         }
     }
 
-    /// The problem for an error thrown while serving: mapped once, through the same D-Bus error the
-    /// D-Bus adapter would send (DaemonError).
+    /// The problem for an error thrown while serving: the core's error, spelled for HTTP (never through
+    /// the D-Bus adapter's names).
     static func from(_ error: any Error) -> APIProblem {
-        let bus = DaemonError.from(error)
-        let condition: Condition =
-            switch bus.name {
-            case TBRDBusAPI.Error.notFound: .notFound
-            case TBRDBusAPI.Error.invalidArgument: .invalidArgument
-            case TBRDBusAPI.Error.busy: .busy
-            case TBRDBusAPI.Error.notSupported: .notSupported
-            case TBRDBusAPI.Error.unavailable: .unavailable
-            case TBRDBusAPI.Error.permissionDenied: .permissionDenied
-            default: .failed
-            }
-        return APIProblem(condition, bus.message.isEmpty ? condition.title : bus.message)
+        let core = DaemonError.core(error)
+        let condition = Condition.core(core.condition)
+        return APIProblem(condition, core.message.isEmpty ? condition.title : core.message)
     }
 }

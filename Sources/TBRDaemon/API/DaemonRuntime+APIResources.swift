@@ -8,6 +8,7 @@ import MeshCoP
 import TBRDBusAPI
 import TBRDocuments
 import TBRFoundation
+import TBRCore
 
 // The rest of tbrctl's documents, answered from tbrd's own state for the HTTPS API: the mesh (also as a
 // picture), the doctor, datasets, joining and leaving, structures and their routers, rooms, the network
@@ -32,15 +33,15 @@ extension DaemonRuntime {
     func meshPicture(_ id: DeviceID) async throws -> [UInt8] {
         let graph = try await meshView(id).dot()
         guard let dot = Subprocess.locate("dot") else {
-            throw DBusError(DaemonError.unavailable, "Graphviz is not installed on tbrd's host (Debian package graphviz): the mesh cannot be drawn")
+            throw CoreError(.unavailable, "Graphviz is not installed on tbrd's host (Debian package graphviz): the mesh cannot be drawn")
         }
         let result: Subprocess.Result
         do { result = try await Subprocess.run(dot, ["-Tsvg"], input: Array(graph.utf8), timeout: Self.meshPictureLimit) } catch {
-            throw DBusError(DaemonError.failed, "drawing the mesh failed: dot: \(error)")
+            throw CoreError(.failed, "drawing the mesh failed: dot: \(error)")
         }
         guard result.status == 0, result.stdout.contains("<svg") else {
             let why = result.stderr.split(separator: "\n").first.map(String.init) ?? "no output"
-            throw DBusError(DaemonError.failed, "drawing the mesh failed: dot exited with status \(result.status): \(why.prefix(200))")
+            throw CoreError(.failed, "drawing the mesh failed: dot exited with status \(result.status): \(why.prefix(200))")
         }
         return Array(result.stdout.utf8)
     }
@@ -55,7 +56,7 @@ extension DaemonRuntime {
     func operationalDataset(_ id: DeviceID, pending: Bool) async throws -> OperationalDataset {
         let tlvs = try await dataset(id, pending: pending)
         do { return try OperationalDataset(bytes: tlvs) } catch {
-            throw DBusError(DaemonError.failed, "the \(pending ? "pending" : "active") dataset of \(id) does not decode: \(error)")
+            throw CoreError(.failed, "the \(pending ? "pending" : "active") dataset of \(id) does not decode: \(error)")
         }
     }
 
