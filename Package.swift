@@ -107,9 +107,9 @@ let package = Package(
         .target(name: "OpenThreadBR", dependencies: ["DBus", "MeshCoP", "TBRFoundation"], swiftSettings: strict),
         // otbr-agent's REST API, for border routers on other hosts (issue 21).
         .target(name: "OpenThreadREST", dependencies: ["HTTP", "OpenThreadBR", "MeshCoP", "TBRFoundation"], swiftSettings: strict),
-        .target(name: "TBRDBusAPI", dependencies: ["DBus", "DeviceModel"], swiftSettings: strict),
+        .target(name: "TBRDBusAPI", dependencies: ["DBus", "DeviceModel", "TBRDocuments"], swiftSettings: strict),
         // The JSON documents tbrctl --json prints and tbrd's HTTP API serves: one type per shape.
-        .target(name: "TBRDocuments", dependencies: ["TBRDBusAPI", "DeviceModel", "OpenThreadBR"], swiftSettings: strict),
+        .target(name: "TBRDocuments", dependencies: ["DeviceModel", "OpenThreadBR"], swiftSettings: strict),
         // Pure: the HTTPS API's routes, scopes and request bodies (fuzzed: fuzz/run.sh api).
         .target(name: "HTTPAPIRouting", dependencies: ["TBRFoundation"], swiftSettings: strict),
         // tbrd's core: for now its one error and the table every adapter spells it from (docs/architecture.md).

@@ -1,4 +1,5 @@
 public import DBus
+public import DeviceModel
 
 /// One event of `Manager1.EpskcEvents`: `(t sequence, s router, s kind, s reason, s detail,
 /// x activatedAt, x deactivatedAt, q validSeconds)`; times in milliseconds since the epoch, 0 for none.

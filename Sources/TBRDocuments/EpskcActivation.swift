@@ -1,4 +1,4 @@
-public import TBRDBusAPI
+public import DeviceModel
 
 /// The answer to `epskc activate`; its JSON form is the contract `{status, epskc, validDurationSeconds}`
 /// (`epskc` null unless `success`).

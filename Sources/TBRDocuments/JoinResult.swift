@@ -1,4 +1,4 @@
-public import TBRDBusAPI
+public import DeviceModel
 
 /// The answer to `network join`; JSON `{status, migrationDelaySeconds}`.
 public struct JoinResult: Sendable, Hashable, Encodable {

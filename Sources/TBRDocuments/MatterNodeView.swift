@@ -1,5 +1,4 @@
 public import DeviceModel
-public import TBRDBusAPI
 import TBRFoundation
 
 /// One node of `tbrctl matter nodes`: `{structure, nodeId, vendorId, productId, commissionedAt, name, room}`.
@@ -12,14 +11,17 @@ public struct MatterNodeView: Sendable, Hashable, Encodable {
     public var name: String?
     public var room: String?
 
-    public init(structure: String, _ row: MatterNodeRow) {
+    /// A node as given.
+    public init(
+        structure: String, nodeId: UInt64, vendorId: UInt16?, productId: UInt16?, commissionedAt: WallTime, name: String?, room: String?
+    ) {
         self.structure = structure
-        nodeId = row.nodeId
-        vendorId = row.vendorId == 0 ? nil : row.vendorId
-        productId = row.productId == 0 ? nil : row.productId
-        commissionedAt = WallTime(milliseconds: row.commissionedAt)
-        name = row.name.isEmpty ? nil : row.name
-        room = row.room.isEmpty ? nil : row.room
+        self.nodeId = nodeId
+        self.vendorId = vendorId
+        self.productId = productId
+        self.commissionedAt = commissionedAt
+        self.name = name
+        self.room = room
     }
 
     private enum CodingKeys: String, CodingKey { case structure, nodeId, vendorId, productId, commissionedAt, name, room }
@@ -44,12 +46,13 @@ public struct UnclaimedNodeView: Sendable, Hashable, Encodable {
     public var available: Bool
     public var label: String?
 
-    public init(_ row: UnclaimedMatterNodeRow) {
-        nodeId = row.nodeId
-        vendorId = row.vendorId == 0 ? nil : row.vendorId
-        productId = row.productId == 0 ? nil : row.productId
-        available = row.available
-        label = row.label.isEmpty ? nil : row.label
+    /// A node as given.
+    public init(nodeId: UInt64, vendorId: UInt16?, productId: UInt16?, available: Bool, label: String?) {
+        self.nodeId = nodeId
+        self.vendorId = vendorId
+        self.productId = productId
+        self.available = available
+        self.label = label
     }
 
     private enum CodingKeys: String, CodingKey { case nodeId, vendorId, productId, available, label }

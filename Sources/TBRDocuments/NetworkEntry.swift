@@ -1,5 +1,4 @@
 public import DeviceModel
-public import TBRDBusAPI
 import TBRFoundation
 
 /// One network of a structure's directory, as `tbrctl --json network list` prints it.
@@ -17,19 +16,23 @@ public struct NetworkEntry: Encodable, Sendable {
     public var preferred: Bool
     public var stale: Bool
 
-    public init(structure: String, _ row: NetworkRow) {
+    /// An entry as given.
+    public init(
+        structure: String, extPanId: String, networkName: String, channel: Int?, activeTimestamp: UInt64?, source: String,
+        sourceDetail: String, lastSeen: WallTime, routers: [String], credentials: Bool, preferred: Bool, stale: Bool
+    ) {
         self.structure = structure
-        extPanId = row.extPanId
-        networkName = row.networkName
-        channel = row.channel == 0 ? nil : Int(row.channel)
-        activeTimestamp = row.activeTimestamp == 0 ? nil : row.activeTimestamp
-        source = row.source
-        sourceDetail = row.sourceDetail
-        lastSeen = WallTime(secondsSinceEpoch: row.lastSeenAt)
-        routers = row.routers
-        credentials = row.credentials
-        preferred = row.preferred
-        stale = row.stale
+        self.extPanId = extPanId
+        self.networkName = networkName
+        self.channel = channel
+        self.activeTimestamp = activeTimestamp
+        self.source = source
+        self.sourceDetail = sourceDetail
+        self.lastSeen = lastSeen
+        self.routers = routers
+        self.credentials = credentials
+        self.preferred = preferred
+        self.stale = stale
     }
 
     private enum CodingKeys: String, CodingKey {

@@ -38,19 +38,19 @@ struct Doctor: ControlCommand {
             let backend = TbrdBackend(connection: connection)
             do {
                 let ref = try await backend.resolve(router)
-                return DoctorReport(router: ref.id, checks: try await backend.diagnose(ref))
+                return DoctorReport(router: ref.id, checks: try await backend.diagnose(ref).map { row throws(DBusValueError) in try DoctorCheck(row) })
             } catch is TbrdNotRunning {
                 return DoctorReport(
                     router: router,
                     checks: [
-                        DiagnosticRow(
-                            id: "tbrd", status: "fail", message: "tbrd is not running on the \(context.bus) bus",
+                        DoctorCheck(
+                            id: "tbrd", status: .fail, message: "tbrd is not running on the \(context.bus) bus",
                             fix: "systemctl start tbrd (or run 'tbrd --bus \(context.bus)')")
                     ])
             }
         }
         if context.json { try context.writeJSON(report) } else { context.write(report.render()) }
-        return report.checks.contains { $0.status == "fail" } ? .failure : .success
+        return report.checks.contains { $0.status == .fail } ? .failure : .success
     }
 }
 
@@ -60,13 +60,13 @@ extension DoctorReport {
         let width = checks.map(\.id.count).max() ?? 0
         var lines = ["Checks of \(router ?? "tbrd") and this host:"]
         for check in checks {
-            let status = check.status == "pass" ? "ok" : check.status
+            let status = check.status == .pass ? "ok" : check.status.rawValue
             let label = status.padding(12) + check.id.padding(width + 2)
             lines.append("  " + label + check.message)
             if !check.fix.isEmpty { lines.append("  " + String(repeating: " ", count: 12 + width + 2) + "fix: " + check.fix) }
         }
-        let failed = checks.filter { $0.status == "fail" }.count
-        let warned = checks.filter { $0.status == "warn" }.count
+        let failed = checks.filter { $0.status == .fail }.count
+        let warned = checks.filter { $0.status == .warn }.count
         lines.append(failed == 0 && warned == 0 ? "Nothing wrong found." : "\(failed) failed, \(warned) warnings.")
         return lines.joined(separator: "\n")
     }

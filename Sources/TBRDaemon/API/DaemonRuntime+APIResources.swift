@@ -49,7 +49,7 @@ extension DaemonRuntime {
     /// The doctor's checks of router `id` and this host, as `tbrctl --json doctor` shows them.
     func doctorReport(_ text: String) async throws -> DoctorReport {
         let id = try await resolve(text)
-        return DoctorReport(router: id.rawValue, checks: try await diagnose(id.rawValue))
+        return DoctorReport(router: id.rawValue, checks: try await diagnose(id.rawValue).map { row throws(DBusValueError) in try DoctorCheck(row) })
     }
 
     /// The Active or Pending dataset of router `id`, decoded (secrets redacted unless the encoder asks).
