@@ -1,5 +1,4 @@
 package import RouterFleet
-import DBus
 package import DeviceModel
 package import Firewall
 package import TBRFoundation
