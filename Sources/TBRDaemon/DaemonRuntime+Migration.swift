@@ -205,6 +205,7 @@ extension DaemonRuntime {
             logger.notice("a structure's migration ended", [("structure", id.rawValue), ("state", row.state.rawValue)])
         }
         runningMigrations[id] = row.state == .pending ? row : nil
+        if row.state != .pending { settledMigrations[id] = row }
         do {
             try await store.updateNetworkMigration(
                 Self.encodeMigration(row), running: row.state == .pending, in: try PersistentStructureStore.recordID(id))
@@ -286,6 +287,9 @@ extension DaemonRuntime {
                     } else if await self.isRunning(id, startedAt: startedAt) {
                         let (outcome, detail) = await self.verdict(router, step)
                         await self.resolve(id, startedAt: startedAt, router: step.router, outcome: outcome, detail: detail)
+                        // Judged failed, it may still move (it was offline, its agent's timer ran late):
+                        // followed until it does, or until another migration of the structure starts.
+                        await self.followLate(id, startedAt: startedAt, router: router, target: target)
                     } else {
                         self.logger.debug(
                             "a migration's watch ended without a verdict: its migration is over", [("structure", id.rawValue), ("router", step.router)])
@@ -293,6 +297,55 @@ extension DaemonRuntime {
                 }
             }
         }
+    }
+
+    /// Follows router `router` after its step was judged `failed`: when it shows the target, the step
+    /// becomes `moved` (``movedLate(_:startedAt:router:detail:)``). Ends there, when another migration of
+    /// the structure has started, or when tbrd stops.
+    private func followLate(_ id: StructureID, startedAt: Double, router: DeviceID, target: (String, UInt16)) async {
+        var replaced = false
+        while !Task.isCancelled, let updates = await networkUpdates(of: router, afterEnd: replaced) {
+            for await info in updates {
+                if let running = runningMigrations[id], running.startedAt != startedAt { return }
+                if info?.extendedPanId.description == target.0, info?.channel.number == target.1 {
+                    await movedLate(id, startedAt: startedAt, router: router.rawValue, detail: "attached to \(target.0) on channel \(target.1)")
+                    return
+                }
+            }
+            replaced = true
+        }
+    }
+
+    /// Router `router`'s step of the migration that started at `startedAt`, judged `failed`, is `moved`
+    /// after all: in the running migration, or in the structure's last one if it has ended (its state
+    /// then follows: `done` once no step failed). Nothing when another migration has started since.
+    func movedLate(_ id: StructureID, startedAt: Double, router: String, detail: String) async {
+        let late = detail + " (after its deadline)"
+        if let running = runningMigrations[id] {
+            guard running.startedAt == startedAt else { return }
+            var row = running
+            guard let i = row.steps.firstIndex(where: { $0.router == router && $0.outcome == .failed }) else { return }
+            row.steps[i].outcome = .moved
+            row.steps[i].detail = late
+            await record(id, row)
+            return
+        }
+        guard var row = settledMigrations[id], row.startedAt == startedAt,
+            let i = row.steps.firstIndex(where: { $0.router == router && $0.outcome == .failed })
+        else { return }
+        row.steps[i].outcome = .moved
+        row.steps[i].detail = late
+        if row.state == .failed, !row.steps.contains(where: { $0.outcome == .failed }) {
+            row.state = row.steps.contains(where: { $0.outcome == .cancelled }) ? .cancelled : .done
+        }
+        settledMigrations[id] = row
+        logger.notice("a router of a structure's migration moved after its deadline", [("structure", id.rawValue), ("router", router)])
+        do {
+            try await store.updateNetworkMigration(Self.encodeMigration(row), running: false, in: try PersistentStructureStore.recordID(id))
+        } catch {
+            logger.error("a structure's migration could not be stored", [("structure", id.rawValue), ("error", "\(error)")])
+        }
+        emitStructureChanged(id, [.migration: row.dbusValue])
     }
 
     /// Router `router`'s network changes; after a restart of tbrd the router may not be known yet, so this

@@ -47,6 +47,9 @@ actor DaemonRuntime {
 
     /// The structures' migrations whose delay runs (DaemonRuntime+Migration.swift), mirrored in the store.
     var runningMigrations: [StructureID: MigrationRow] = [:]
+    /// Each structure's last migration once it ended (since tbrd started): a router judged `failed` that
+    /// moves later is recorded there (`movedLate`).
+    var settledMigrations: [StructureID: MigrationRow] = [:]
     /// Migrations to watch: one entry per start or pick-up, so at most one per structure is waiting
     /// (each holds its structure's lock); 256 bounds it.
     let migrationStarts = AsyncStream.makeStream(of: StructureID.self, bufferingPolicy: .bufferingNewest(256))

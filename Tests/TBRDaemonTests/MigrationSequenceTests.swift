@@ -35,28 +35,69 @@ import Testing
         (migration["steps"] as? [[String: Any]])?.first ?? [:]
     }
 
+    /// tbrd in this process on `clock`, logging to `records`, on `env`'s bus and state; cancel the task to stop it.
+    static func startTbrd(_ env: DaemonEnvironment, clock: LeapingClock, records: Records) async throws -> Task<Void, any Error> {
+        var configuration = DaemonConfiguration()
+        configuration.bus = .address(env.address)
+        configuration.stateDirectory = env.stateDirectory
+        configuration.firewall = .off
+        let runtime = try await DaemonRuntime.start(
+            configuration: configuration, logger: Logger(label: "tbrd", minimumLevel: .debug, sink: records), clock: clock,
+            notifier: ServiceNotifier(environment: [:]))
+        let serving = Task { try await runtime.serve() }
+        try await eventually("tbrd owns io.tbrd", wakingOn: env.client.ownerWakeups(of: "io.tbrd")) {
+            try await env.client.nameOwner(of: "io.tbrd") != nil
+        }
+        return serving
+    }
+
+    static func tbrctl(_ env: DaemonEnvironment, _ arguments: [String]) async throws -> ProcessResult {
+        let r = try await HTTPAPITests.tbrctl(env, arguments)
+        #expect(r.status == 0, "tbrctl \(arguments): \(r.stderr)")
+        return r
+    }
+
+    /// A merge whose router had not moved by its deadline is judged failed; when the router moves after
+    /// all (its agent's timer ran late, it was offline), the step becomes moved and the merge done.
+    @Test func aRouterJudgedFailedThatMovesLaterIsReportedMoved() async throws {
+        try await withDaemon { env throws in
+            try await env.startSimulator(["wpan0"])
+            let records = Records(), clock = LeapingClock()
+            let serving = try await Self.startTbrd(env, clock: clock, records: records)
+            defer { serving.cancel() }
+            _ = try await Self.tbrctl(env, ["structure", "create", "Home"])
+            _ = try await Self.tbrctl(env, ["structure", "add", "Home", "wpan0"])
+            let b = try await Self.tbrctl(env, ["dataset", "new", "--name", "Other", "--extpanid", "00000000000000b1", "--channel", "16"])
+            _ = try await Self.tbrctl(env, ["network", "add", "Home", "--dataset", b.stdout.trimmingCharacters(in: .whitespacesAndNewlines)])
+            _ = try await Self.tbrctl(env, ["network", "preferred", "Home", "00000000000000b1"])
+            _ = try await Self.tbrctl(env, ["structure", "migrate", "Home", "--delay", "30"])
+            #expect(try await Self.migration(env)["state"] as? String == "pending")
+
+            // Its 300 s and the 30 s of grace pass: still on A, tbrd's pending dataset still there.
+            clock.leap(by: .seconds(331))
+            try await eventually("the merge is judged", wakingOn: records.changes.wakeups) {
+                try await Self.migration(env)["state"] as? String == "failed"
+            }
+            let failed = Self.step(try await Self.migration(env))
+            #expect((failed["detail"] as? String)?.contains("tbrd's pending dataset is still there") == true, "\(failed)")
+
+            // The agent's timer ends late: the router moves, and the record says so.
+            _ = try await env.simulatorControl("wpan0").call("ApplyPendingDataset")
+            try await eventually("the merge is done after all", wakingOn: records.changes.wakeups) {
+                try await Self.migration(env)["state"] as? String == "done"
+            }
+            let moved = Self.step(try await Self.migration(env))
+            #expect(moved["outcome"] as? String == "moved" && (moved["detail"] as? String)?.contains("after its deadline") == true, "\(moved)")
+        }
+    }
+
     @Test func aCancelledChannelChangesWatchNeverJudgesTheMergeAfterIt() async throws {
         try await withDaemon { env throws in
             try await env.startSimulator(["wpan0"])
-            var configuration = DaemonConfiguration()
-            configuration.bus = .address(env.address)
-            configuration.stateDirectory = env.stateDirectory
-            configuration.firewall = .off
-            let records = Records()
-            let clock = LeapingClock()
-            let runtime = try await DaemonRuntime.start(
-                configuration: configuration, logger: Logger(label: "tbrd", minimumLevel: .debug, sink: records), clock: clock,
-                notifier: ServiceNotifier(environment: [:]))
-            let serving = Task { try await runtime.serve() }
+            let records = Records(), clock = LeapingClock()
+            let serving = try await Self.startTbrd(env, clock: clock, records: records)
             defer { serving.cancel() }
-            try await eventually("tbrd owns io.tbrd", wakingOn: env.client.ownerWakeups(of: "io.tbrd")) {
-                try await env.client.nameOwner(of: "io.tbrd") != nil
-            }
-            func tbrctl(_ arguments: [String]) async throws -> ProcessResult {
-                let r = try await HTTPAPITests.tbrctl(env, arguments)
-                #expect(r.status == 0, "tbrctl \(arguments): \(r.stderr)")
-                return r
-            }
+            func tbrctl(_ arguments: [String]) async throws -> ProcessResult { try await Self.tbrctl(env, arguments) }
             _ = try await tbrctl(["structure", "create", "Home"])
             _ = try await tbrctl(["structure", "add", "Home", "wpan0"])
 
