@@ -36,6 +36,10 @@ actor DaemonRuntime {
     let newRouters = AsyncStream.makeStream(of: DeviceID.self, bufferingPolicy: .unbounded)
     /// avahi-daemon, for the Border Agents on the network (DaemonRuntime+MDNS.swift).
     let mdns: MDNSClient
+    /// Whether tbrd browses for border agents through avahi-daemon (the system bus). Always, but for a
+    /// tbrd a test runs in its own process: avahi-client reaches the system bus through libdbus, which
+    /// reads that bus's address once per process, and the mDNS client tests in the same process set it.
+    let browsesMDNS: Bool
     /// The names the routers advertise over mDNS, as the service reads them.
     let advertisedNames: AdvertisedRouterNames
     /// The structures' changes, subscribed before anything runs (drained by followPolicyStatus).
@@ -71,8 +75,9 @@ actor DaemonRuntime {
     private init(
         configuration: DaemonConfiguration, logger: Logger, clock: any TBRClock, store: TBRStore, connection: Connection,
         structures: PersistentStructureStore, service: BorderRouterService, mdns: MDNSClient, advertisedNames: AdvertisedRouterNames,
-        vanishedNames: AsyncThrowingMapSequence<SignalStream, NameOwnerChange>, notifier: ServiceNotifier
+        vanishedNames: AsyncThrowingMapSequence<SignalStream, NameOwnerChange>, notifier: ServiceNotifier, browsesMDNS: Bool
     ) {
+        self.browsesMDNS = browsesMDNS
         self.notifier = notifier
         self.vanishedNames = vanishedNames
         self.mdns = mdns
@@ -95,7 +100,7 @@ actor DaemonRuntime {
     /// Nothing is exported and no name is taken yet.
     /// - Throws: ``DaemonStartError`` (what was opened is closed again).
     static func start(
-        configuration: DaemonConfiguration, logger: Logger, clock: any TBRClock, notifier: ServiceNotifier
+        configuration: DaemonConfiguration, logger: Logger, clock: any TBRClock, notifier: ServiceNotifier, browsesMDNS: Bool = true
     ) async throws(DaemonStartError)
         -> DaemonRuntime
     {
@@ -151,7 +156,7 @@ actor DaemonRuntime {
         return DaemonRuntime(
             configuration: configuration, logger: logger, clock: clock, store: store, connection: connection,
             structures: structures, service: service, mdns: MDNSClient(logger: logger.child("mdns")),
-            advertisedNames: advertisedNames, vanishedNames: vanishedNames, notifier: notifier)
+            advertisedNames: advertisedNames, vanishedNames: vanishedNames, notifier: notifier, browsesMDNS: browsesMDNS)
     }
 
     /// Serves until a graceful shutdown, cancellation, or a part failing; then stops in order (see
@@ -166,7 +171,7 @@ actor DaemonRuntime {
                 group.addTask { await self.followRegistry() }
                 group.addTask { await self.forwardEpskcEvents() }
                 group.addTask { await self.followSummaries() }
-                group.addTask { await self.followBorderAgents() }
+                if browsesMDNS { group.addTask { await self.followBorderAgents() } }
                 group.addTask { await self.followPolicyStatus() }
                 group.addTask { await self.followMigrations() }
                 group.addTask { await self.forwardCommissioningProgress() }

@@ -43,7 +43,7 @@ import Testing
         configuration.firewall = .off
         let runtime = try await DaemonRuntime.start(
             configuration: configuration, logger: Logger(label: "tbrd", minimumLevel: .debug, sink: records), clock: clock,
-            notifier: ServiceNotifier(environment: [:]))
+            notifier: ServiceNotifier(environment: [:]), browsesMDNS: false)
         let serving = Task { try await runtime.serve() }
         try await eventually("tbrd owns io.tbrd", wakingOn: env.client.ownerWakeups(of: "io.tbrd")) {
             try await env.client.nameOwner(of: "io.tbrd") != nil
