@@ -179,7 +179,7 @@ let package = Package(
                 "TBRDocuments", "HTTPServer", "HTTPAPIRouting",
             ],
             // The web page (docs/http-api.md), compiled into tbrd: no files to install, nothing fetched.
-            resources: [.embedInCode("Web/index.html"), .embedInCode("Web/app.js"), .embedInCode("Web/app.css")],
+            resources: [.embedInCode("Web/index.html"), .embedInCode("Web/app.js"), .embedInCode("Web/commission.js"), .embedInCode("Web/app.css")],
             swiftSettings: strict),
 
         // MARK: thin executables

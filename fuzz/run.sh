@@ -47,7 +47,7 @@ if [ "$target" = dtls ]; then
     ar rcs "$lib/libmbedfuzz.a" "$lib"/*.o
   fi
   "$clang" -fsanitize=fuzzer,address -O1 -g -I Sources/CDTLS/include -I .build/mbedtls/include \
-    fuzz/DTLSFuzz.c Sources/CDTLS/dtls.c "$lib/libmbedfuzz.a" -o "$build/dtls-fuzzer"
+    fuzz/DTLSFuzz.c Sources/CDTLS/dtls.c Sources/CDTLS/dtls_fuzz.c "$lib/libmbedfuzz.a" -o "$build/dtls-fuzzer"
 else
   source scripts/swiftc-modules.sh
   swiftc_init "$build" -sanitize=fuzzer,address -O -g -use-ld=lld

@@ -1,48 +1,6 @@
 // See CDTLS.h. mbedTLS does the DTLS record layer, the EC-JPAKE handshake, the retransmissions and the
 // HelloVerifyRequest cookies; this file gives it a socket, a clock and a deadline.
-#include "CDTLS.h"
-
-#include <errno.h>
-#include <poll.h>
-#include <stdlib.h>
-#include <string.h>
-#include <sys/socket.h>
-#include <time.h>
-
-#include "mbedtls/ctr_drbg.h"
-#include "mbedtls/entropy.h"
-#include "mbedtls/error.h"
-#include "mbedtls/net_sockets.h"
-#include "mbedtls/platform_util.h"
-#include "mbedtls/ssl.h"
-#include "mbedtls/ssl_cookie.h"
-
-struct tbr_dtls {
-    int server;
-    mbedtls_ssl_context ssl;
-    mbedtls_ssl_config conf;
-    mbedtls_entropy_context entropy;
-    mbedtls_ctr_drbg_context drbg;
-    mbedtls_ssl_cookie_ctx cookies;
-    int ciphersuites[2];
-    uint8_t password[64];
-    // Server: the client's transport address for the cookie, set again after every reset.
-    uint8_t client_id[64];
-    size_t client_id_len;
-    size_t password_len;
-    int fd;
-    int cancel_fd;
-    int64_t deadline_ms;
-    // Why the transport failed, read after mbedTLS returns.
-    int deadline_hit, refused, cancelled;
-    int last_error;
-    // The retransmission timer (mbedtls_ssl_set_timer_cb): intermediate and final delays from `timer_start`.
-    int64_t timer_start;
-    uint32_t timer_int, timer_fin;
-    // Fuzzing: the server's datagrams, in memory.
-    const uint8_t *fuzz_data;
-    size_t fuzz_len, fuzz_pos;
-};
+#include "dtls_session.h"
 
 int64_t tbr_dtls_now_ms(void) {
     struct timespec ts;
@@ -275,29 +233,4 @@ void tbr_dtls_error_text(int code, char *buffer, size_t capacity) { mbedtls_stre
 const char *tbr_dtls_ciphersuite(const tbr_dtls *d) {
     const char *name = mbedtls_ssl_get_ciphersuite(&d->ssl);
     return name != NULL ? name : "";
-}
-
-tbr_dtls_outcome tbr_dtls_fuzz(const uint8_t *data, size_t len) {
-    static const uint8_t password[] = "123456789";
-    if (len == 0) return TBR_DTLS_FAILED;
-    int server = data[0] & 1;
-    tbr_dtls *d = tbr_dtls_new(server, password, sizeof password - 1);
-    if (d == NULL) return TBR_DTLS_FAILED;
-    static const uint8_t client_id[] = {127, 0, 0, 1, 0x12, 0x34};
-    if (server) tbr_dtls_set_client_id(d, client_id, sizeof client_id);
-    d->fuzz_data = data + 1;
-    d->fuzz_len = len - 1;
-    tbr_dtls_outcome result;
-    // A server goes on after its HelloVerifyRequest, as otbr-sim's does, for as long as there is input.
-    do {
-        result = tbr_dtls_handshake(d, INT64_MAX);
-        if (result == TBR_DTLS_HELLO_VERIFY && tbr_dtls_reset(d) != 0) break;
-    } while (result == TBR_DTLS_HELLO_VERIFY);
-    if (result == TBR_DTLS_OK) {
-        uint8_t buffer[1280];
-        int n = tbr_dtls_read(d, buffer, sizeof buffer, INT64_MAX);
-        result = n >= 0 ? TBR_DTLS_OK : (tbr_dtls_outcome)-n;
-    }
-    tbr_dtls_free(d);
-    return result;
 }

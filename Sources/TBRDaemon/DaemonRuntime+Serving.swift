@@ -1,0 +1,182 @@
+import BorderAgentDiscovery
+import BorderRouterService
+import DBus
+import DeviceModel
+import Firewall
+import HTTPServer
+import FoundationEssentials
+import MDNS
+import OpenThreadBR
+import Store
+import TBRDBusAPI
+import TBRFoundation
+import TBRLifecycle
+import RouterFleet
+import InternetAccessPolicy
+import MatterCommissioning
+
+// Serving: the parts tbrd runs until it stops, taking io.tbrd, and stopping in order
+// (DaemonRuntime.swift builds the runtime).
+
+extension DaemonRuntime {
+    /// Serves until a graceful shutdown, cancellation, or a part failing; then stops in order (see
+    /// ``Daemon``) and closes the connection, whatever happened.
+    /// - Throws: ``DaemonStartError`` when `io.tbrd` cannot be taken; the error of a part that failed.
+    func serve() async throws {
+        var failure: (any Error)?
+        do {
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                let service = self.service
+                group.addTask { try await service.run() }
+                group.addTask { await self.followRegistry() }
+                group.addTask { await self.forwardEpskcEvents() }
+                group.addTask { await self.followSummaries() }
+                if browsesMDNS { group.addTask { await self.followBorderAgents() } }
+                group.addTask { await self.followPolicyStatus() }
+                group.addTask { await self.followMigrations() }
+                group.addTask { await self.forwardCommissioningProgress() }
+                group.addTask { await self.followCommissioningOwners() }
+                // Ends on a graceful shutdown, or when the task is cancelled (the group's hard deadline).
+                group.addTask { try? await gracefulShutdown() }
+                if let interval = notifier.watchdogInterval {
+                    group.addTask { await self.feedWatchdog(every: interval) }
+                }
+
+                await service.waitUntilReady()
+                do {
+                    // The HTTPS API first: an address it cannot serve stops tbrd before io.tbrd is taken.
+                    try await startAPI()
+                    try await publish()
+                } catch {
+                    group.cancelAll()
+                    throw error
+                }
+                logger.notice("tbrd is ready", [("bus", "\(configuration.bus)"), ("name", TBRDBusAPI.busName.rawValue)])
+                // Type=notify: systemd orders the units after tbrd, and answers `systemctl start`, now.
+                notifier.notify("READY=1\nSTATUS=serving \(TBRDBusAPI.busName.rawValue)") { [logger] in
+                    logger.warning("the service manager cannot be told that tbrd is ready", [("error", $0)])
+                }
+
+                // What start-up allocated and freed goes back to the kernel (docs/performance.md).
+                ProcessHeap.returnFreePages()
+
+                // The first child to end, a shutdown or a part that stopped, starts the stop.
+                var partFailure: (any Error)?
+                do { _ = try await group.next() } catch { partFailure = error }
+                // A part that stopped (with an error or without) because the bus went away: the bus's
+                // failure, not tbrd's.
+                let busLost = await !connection.isConnected
+                notifier.notify("STOPPING=1")
+                await stopServing()
+                group.cancelAll()
+                while !group.isEmpty { _ = try? await group.next() }
+                if busLost { throw DaemonStopError.busLost(partFailure.map { "\($0)" } ?? "the bus closed the connection") }
+                if let partFailure { throw partFailure }
+            }
+        } catch {
+            failure = error
+        }
+        await mdns.close()
+        await connection.close()
+        if let failure { throw failure }
+    }
+
+    /// Registers the known routers, exports every object, takes the name (so the objects exist when it
+    /// appears) and recovers the journal's open ePSKc sessions.
+    func publish() async throws {
+        await rememberKnownRouters()
+        await connection.export([managerInterface()], at: TBRDBusAPI.managerPath)
+        do {
+            for info in try await structures.structures() { await exportStructure(info.id) }
+        } catch {
+            throw DaemonStartError.stateUnusable(TBRStore.databasePath(inStateDirectory: configuration.stateDirectory), "\(error)")
+        }
+        for id in await service.deviceIDs() { await exportRouter(id) }
+        let reply: NameRequestReply
+        do {
+            reply = try await connection.requestName(TBRDBusAPI.busName, flags: [.doNotQueue])
+        } catch {
+            throw DaemonStartError.nameRefused(TBRDBusAPI.busName.rawValue, "\(error)")
+        }
+        guard reply == .primaryOwner || reply == .alreadyOwner else {
+            let owner = (try? await connection.nameOwner(of: TBRDBusAPI.busName)) ?? nil
+            throw DaemonStartError.alreadyRunning(TBRDBusAPI.busName.rawValue, owner ?? "another process")
+        }
+        isPublished = true
+        await restoreOpenSessions()
+    }
+
+    /// Leaves the bus name first (new clients no longer reach tbrd), refuses further calls, and lets the
+    /// calls in flight finish for up to ``DaemonConfiguration/shutdownTimeout``.
+    func stopServing() async {
+        logger.info("stopping: releasing the bus name", [("name", TBRDBusAPI.busName.rawValue)])
+        if isPublished {
+            do { _ = try await connection.releaseName(TBRDBusAPI.busName) } catch {
+                logger.warning("could not release the bus name", [("error", "\(error)")])
+            }
+        }
+        await stopAPI()
+        calls.close()
+        let pending = calls.inFlight
+        if pending > 0 {
+            logger.info("stopping: waiting for calls in flight", [("calls", "\(pending)")])
+            if await !calls.drained(within: .seconds(configuration.shutdownTimeout), clock: clock) {
+                logger.warning(
+                    "stopping: calls still running are cut off",
+                    [("calls", "\(calls.inFlight)"), ("after-seconds", "\(configuration.shutdownTimeout)")])
+                return
+            }
+        }
+        // The gate counts a call as answered when its handler returns; the DBus layer hands the reply
+        // to libdbus just after. Waiting for that means the close (which flushes) loses no reply.
+        await connection.handlersFinished()
+    }
+
+    /// Routers seen in earlier runs are listed again (offline until their agents appear).
+    func rememberKnownRouters() async {
+        let known: [KnownRouter]
+        do { known = try await store.knownRouters() } catch {
+            logger.error("could not read the known routers", [("error", "\(error)")])
+            return
+        }
+        var snapshots: [DeviceID: RouterSnapshot] = [:]
+        for router in known {
+            let id = router.id
+            if let bytes = router.lastKnown {
+                do { snapshots[id] = try JSONDecoder().decode(RouterSnapshot.self, from: Data(bytes)) } catch {
+                    logger.warning("what a router last reported cannot be read back", [("router", router.id.rawValue)])
+                }
+            }
+            if router.restURL != nil { continue }  // restoreRemoteRouters
+            do { try await service.rememberRouter(id) } catch {
+                logger.warning("a known router cannot be registered", [("router", router.id.rawValue), ("error", error.message)])
+            }
+        }
+        await restoreRemoteRouters(known)
+        await infoCache.restore(snapshots)
+    }
+
+    /// The journal's open sessions (activated, never deactivated) go back to the service, which detects
+    /// and reports their end as if tbrd had never stopped.
+    func restoreOpenSessions() async {
+        let open: [EpskcJournalEntry]
+        do { open = try await store.openEpskcSessions() } catch {
+            logger.error("could not read open ephemeral-key sessions from the journal", [("error", "\(error)")])
+            return
+        }
+        for entry in open {
+            guard let bytes = entry.restoreRecord,
+                let record = try? JSONDecoder().decode(EpskcSessionRecord.self, from: Data(bytes))
+            else {
+                logger.warning("an open ephemeral-key session in the journal cannot be recovered", [("router", entry.router.rawValue)])
+                continue
+            }
+            do {
+                try await service.restoreEpskcSession(record)
+                logger.notice("recovered an open ephemeral-key session", [("router", entry.router.rawValue), ("sequence", "\(entry.sequence)")])
+            } catch {
+                logger.warning("could not recover an ephemeral-key session", [("router", entry.router.rawValue), ("error", "\(error)")])
+            }
+        }
+    }
+}
