@@ -36,6 +36,7 @@ extension DaemonRuntime {
                 group.addTask { await self.followMigrations() }
                 group.addTask { await self.forwardCommissioningProgress() }
                 group.addTask { await self.followCommissioningOwners() }
+                group.addTask { await self.runBackgroundWork() }
                 // Ends on a graceful shutdown, or when the task is cancelled (the group's hard deadline).
                 group.addTask { try? await gracefulShutdown() }
                 if let interval = notifier.watchdogInterval {
@@ -178,5 +179,19 @@ extension DaemonRuntime {
                 logger.warning("could not recover an ephemeral-key session", [("router", entry.router.rawValue), ("error", "\(error)")])
             }
         }
+    }
+
+    /// Runs each piece of ``backgroundWork`` as a child task until tbrd stops (which cancels them).
+    func runBackgroundWork() async {
+        await withDiscardingTaskGroup { group in
+            for await work in backgroundWork.stream { group.addTask { await work() } }
+        }
+    }
+
+    /// Hands `work` to ``runBackgroundWork()``; false (nothing done) when ``backgroundLimit`` pieces
+    /// already wait to start.
+    nonisolated func inBackground(_ work: @escaping BackgroundWork) -> Bool {
+        if case .enqueued = backgroundWork.continuation.yield(work) { return true }
+        return false
     }
 }

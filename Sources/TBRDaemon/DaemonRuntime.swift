@@ -68,6 +68,13 @@ actor DaemonRuntime {
     /// The HTTPS API's token checks and live events (always present; served only with `http-listen`).
     let authenticator: APIAuthenticator
     let apiEvents = APIEventHub()
+    /// Work a request started and that goes on after its answer (an API commissioning session's
+    /// completion): run as children of the service group (``runBackgroundWork()``), so tbrd stopping
+    /// cancels it, never in an unstructured task. At most ``backgroundLimit`` wait to start.
+    let backgroundWork = AsyncStream.makeStream(of: BackgroundWork.self, bufferingPolicy: .bufferingOldest(DaemonRuntime.backgroundLimit))
+    /// One piece of ``backgroundWork``.
+    typealias BackgroundWork = @Sendable () async -> Void
+    static let backgroundLimit = 64
     /// The HTTPS API while it runs (DaemonRuntime+APIServer.swift), and its certificate's fingerprint.
     var apiServer: HTTPServer?
     var apiFingerprint = ""

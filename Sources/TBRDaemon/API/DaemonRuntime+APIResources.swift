@@ -161,10 +161,14 @@ extension DaemonRuntime {
             throw error
         }
         let service = self.service, logger = self.logger
-        Task {
+        let queued = inBackground {
             do { _ = try await service.completeMatterCommissioning(session: session, structure: info.id) } catch {
                 logger.warning("an API commissioning session did not complete", [("session", session.rawValue), ("error", "\(error)")])
             }
+        }
+        guard queued else {
+            try? await service.cancelMatterCommissioning(session: session, structure: info.id)
+            throw CoreError(.busy, "too many commissioning sessions are being completed; try again when one ends")
         }
         return CommissioningStarted(structure: info.name, session: session.rawValue, payloads: payloads)
     }
