@@ -1,4 +1,3 @@
-import Dispatch
 import TBRFoundation
 
 /// The body of a response that is written while it is sent (Server-Sent Events): the handler's task

@@ -11,10 +11,7 @@ final class PendingRequest: Sendable {
     struct State {
         /// The connection showed a valid credential (this request or an earlier one on it).
         var trusted = false
-        /// The admission is running: the connection is suspended.
-        var admitting = false
-        /// The admission suspended the first call: libmicrohttpd repeats that call once resumed.
-        var repeatsFirstCall = false
+        var admission = Admission.none
         var body: [UInt8] = []
         /// Bytes of body received, kept or not.
         var received = 0
@@ -24,6 +21,16 @@ final class PendingRequest: Sendable {
         var handling = false
         /// The handler's answer, to queue once the connection is resumed.
         var answer: HTTPServerResponse?
+    }
+
+    /// Where the admission of the request's head is.
+    enum Admission {
+        /// None runs (the connection was trusted already, or there is nothing to admit with).
+        case none
+        /// It runs: the connection is suspended.
+        case running
+        /// It ended; libmicrohttpd calls the first call again once the connection is resumed.
+        case ended
     }
 
     /// The connection's id in the server's table.
@@ -58,12 +65,13 @@ let notifyConnection: tbrd_mhd_notify_connection = { cls, connection, socketCont
     let context = Unmanaged<ServerContext>.fromOpaque(cls).takeUnretainedValue()
     if code.rawValue == 0 {  // MHD_CONNECTION_NOTIFY_STARTED
         let fd = tbrd_mhd_connection_fd(context.api.connectionInfo, connection)
-        let id = context.table.withLock { table -> UInt64 in
+        let (id, first) = context.table.withLock { table -> (UInt64, Bool) in
             let (id, evicted) = table.open(fd: fd, at: .now)
             if let evicted { _ = Glibc.shutdown(evicted, Int32(SHUT_RDWR)) }
-            return id
+            return (id, table.entries.count == 1)
         }
         socketContext.pointee = Unmanaged.passRetained(ConnectionRecord(id: id)).toOpaque()
+        context.connectionOpened(first: first)
     } else if let raw = socketContext.pointee {
         let record = Unmanaged<ConnectionRecord>.fromOpaque(raw).takeRetainedValue()
         context.table.withLock { $0.close(record.id) }
@@ -89,24 +97,17 @@ private let accessHandler_: tbrd_mhd_access_handler = { cls, connection, url, me
         requestContext.pointee = Unmanaged.passRetained(pending).toOpaque()
         if let admit = context.admit, !trusted {
             let head = requestHead(connection, url: url, method: method, api: api)
-            pending.state.withLock {
-                $0.admitting = true
-                $0.repeatsFirstCall = true
-            }
+            // Set before the hand-off: the admission may end before handOff returns.
+            pending.state.withLock { $0.admission = .running }
             let started = context.handOff(handle) {
                 let admitted = await admit(head)
                 if admitted { context.table.withLock { $0.trust(id) } }
                 pending.state.withLock {
                     $0.trusted = admitted
-                    $0.admitting = false
+                    $0.admission = .ended
                 }
             }
-            if !started {
-                pending.state.withLock {
-                    $0.admitting = false
-                    $0.repeatsFirstCall = false
-                }
-            }
+            if !started { pending.state.withLock { $0.admission = .none } }
         }
         return .YES
     }
@@ -128,13 +129,16 @@ private let accessHandler_: tbrd_mhd_access_handler = { cls, connection, url, me
     // The whole request is in (or the handler answered and the connection was resumed).
     enum Next { case answer(HTTPServerResponse), handle(body: [UInt8], trusted: Bool), wait }
     let next = pending.state.withLock { p -> Next in
-        if p.repeatsFirstCall, !p.admitting {
+        switch p.admission {
+        case .running: return .wait
+        case .ended:
             // The first call again, after the admission (libmicrohttpd calls it until it returns unsuspended).
-            p.repeatsFirstCall = false
+            p.admission = .none
             return .wait
+        case .none: break
         }
         if let answer = p.answer { return .answer(answer) }
-        if p.handling || p.admitting { return .wait }
+        if p.handling { return .wait }
         if p.tooLarge { return .answer(HTTPServerResponse(status: 413)) }
         p.handling = true
         return .handle(body: p.body, trusted: p.trusted)

@@ -28,7 +28,8 @@ final class ServerContext: Sendable {
     private let stopping = Locked(false)
     /// Handlers (and admissions) still running; stopping waits for them.
     private let inFlight = DispatchGroup()
-    /// The sweep: deadlines and heartbeats, once a second while connections are open.
+    /// The sweep: deadlines and heartbeats, once a second while connections are open (an idle server
+    /// sets no timer).
     let sweepQueue = DispatchQueue(label: "tbrd.http.server.sweep")
     nonisolated(unsafe) private var sweepTimer: QueueTimer?
 
@@ -49,13 +50,18 @@ final class ServerContext: Sendable {
         for stream in streams.withLock({ Array($0.values) }) { stream.finish() }
     }
 
-    /// Starts the sweep (on its queue): every second, the connections past their deadline are shut down
-    /// and silent streams get their heartbeat.
+    /// Makes the sweep's timer, disarmed until a connection opens (``connectionOpened(first:)``).
     func startSweep() {
-        sweepQueue.sync {
-            let timer = QueueTimer(queue: sweepQueue) { [weak self] in self?.sweep() }
+        sweepQueue.sync { sweepTimer = QueueTimer(queue: sweepQueue) { [weak self] in self?.sweep() } }
+    }
+
+    /// A connection opened; with `first` (the table was empty) the sweep starts again: every second, the
+    /// connections past their deadline are shut down and silent streams get their heartbeat.
+    func connectionOpened(first: Bool) {
+        guard first else { return }
+        sweepQueue.async { [weak self] in
+            guard let timer = self?.sweepTimer, !timer.isArmed else { return }
             timer.arm(every: .seconds(1))
-            sweepTimer = timer
         }
     }
 
@@ -69,11 +75,15 @@ final class ServerContext: Sendable {
     private func sweep() {
         dispatchPrecondition(condition: .onQueue(sweepQueue))
         let now = ContinuousClock.now
-        table.withLock { table in
+        let empty = table.withLock { table -> Bool in
             // Under the table's lock: a closed connection leaves the table before its socket is closed.
             for fd in table.expired(at: now) { _ = Glibc.shutdown(fd, Int32(SHUT_RDWR)) }
+            return table.entries.isEmpty
         }
         for stream in streams.withLock({ Array($0.values) }) { stream.beatIfSilent(at: now) }
+        // No connection (streams are connections): no timer until the next one opens. One that opened
+        // meanwhile has queued its connectionOpened behind this sweep, which arms the timer again.
+        if empty { sweepTimer?.disarm() }
     }
 
     var isStopping: Bool { stopping.withLock { $0 } }
