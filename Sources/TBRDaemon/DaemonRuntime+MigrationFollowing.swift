@@ -42,7 +42,7 @@ extension DaemonRuntime {
         guard var row = runningMigrations[id], row.startedAt == startedAt,
             let i = row.steps.firstIndex(where: { $0.router == router && $0.outcome == .pending })
         else {
-            logger.debug("a migration's watch ended without a verdict: its migration is over", [("structure", id.rawValue), ("router", router)])
+            logger.debug("a migration's step was settled already", [("structure", id.rawValue), ("router", router)])
             return
         }
         row.steps[i].outcome = outcome

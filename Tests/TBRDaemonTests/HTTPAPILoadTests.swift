@@ -93,14 +93,17 @@ import Glibc
             let client = HTTPClient(timeout: .seconds(30))
             let url = try HTTPURL(base + "/api/v1/routers")
             var rss: [Int] = []
+            // The load itself is a rate: request n goes at n × 10 ms from the start (not 10 ms after the last
+            // one, which would drift below 100 a second); nothing here waits for a result.
+            let start = ContinuousClock.now
             let answered = try await withThrowingTaskGroup(of: Int.self) { group in
                 for second in 0..<30 {
-                    for _ in 0..<100 {
+                    for n in (second * 100)..<(second * 100 + 100) {
+                        try await ContinuousClock().sleep(until: start.advanced(by: .milliseconds(10 * n)))
                         group.addTask {
                             let r = try await client.send(HTTPRequest("GET", url, headers: [("Authorization", "Bearer \(token)")]))
                             return r.status == 200 ? 1 : 0
                         }
-                        try await Task.sleep(for: .milliseconds(10))
                     }
                     if second == 10 || second == 29 { rss.append(ProcessStatus.field("VmRSS", of: pid)) }
                 }

@@ -15,8 +15,7 @@ import Testing
 /// the 300 s; otbr-sim applies the pending dataset when told, as the agent does when its timer ends.
 @Suite struct MigrationSequenceTests {
     /// Log records of the in-process tbrd, and a wake-up at each.
-    final class Records: LogSink, @unchecked Sendable {
-        // @unchecked: `messages` is behind its lock.
+    final class Records: LogSink, Sendable {
         let messages = Locked<[String]>([])
         let changes = ChangeNotifier()
         func write(_ record: LogRecord) {

@@ -29,25 +29,11 @@ final class SlowClients: @unchecked Sendable {
     init(count: Int, from sources: [String], to port: UInt16, first: String) throws {
         var fds: [Int32] = []
         for i in 0..<count {
-            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            guard fd >= 0 else { throw TestKitError("socket: errno \(errno) after \(i) connections") }
-            fds.append(fd)
-            var local = sockaddr_in()
-            local.sin_family = sa_family_t(AF_INET)
-            local.sin_addr.s_addr = inet_addr(sources[i % sources.count])
-            var remote = sockaddr_in()
-            remote.sin_family = sa_family_t(AF_INET)
-            remote.sin_port = port.bigEndian
-            remote.sin_addr.s_addr = inet_addr("127.0.0.1")
-            let bound = withUnsafePointer(to: &local) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
-            let connected = withUnsafePointer(to: &remote) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-            }
-            guard bound == 0, connected == 0 else {
+            do { fds.append(try loopbackConnection(to: port, from: sources[i % sources.count])) } catch {
                 for fd in fds { close(fd) }
-                throw TestKitError("connection \(i) from \(sources[i % sources.count]) failed: errno \(errno)")
+                throw TestKitError("connection \(i): \(error)")
             }
-            _ = Self.send(fd, first)
+            _ = Self.send(fds[i], first)
         }
         descriptors = fds
     }

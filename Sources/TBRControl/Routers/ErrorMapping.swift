@@ -7,8 +7,9 @@ import OpenThreadBR
 import TBRCommandLine
 import TBRCore
 
-/// How failures become tbrctl's exit statuses: the one place that maps tbrd's `io.tbrd.Error.*` names,
-/// the bus's own errors, the device model's error codes (direct mode) and the operation statuses.
+/// How failures become tbrctl's exit statuses: the one place that maps tbrd's `io.tbrd.Error.*` names
+/// (through the core's table, `TBRCore`'s `CoreError.Condition`), the bus's own errors, the device
+/// model's error codes (direct mode) and the operation statuses.
 ///
 /// | failure | status |
 /// |---|---|
@@ -17,6 +18,7 @@ import TBRCore
 /// | `Unavailable`; the bus or tbrd not answering or leaving the bus | 69 |
 /// | `Busy` | 75 |
 /// | `PermissionDenied`; the bus's `AccessDenied` (tbrd's D-Bus policy) | 77 |
+/// | `Ambiguous` (a name that matches more than one border agent) | 64 |
 enum ErrorMapping {
     /// The exit status of tbrd's error `Name` (the part after `io.tbrd.Error.`): the core's one table
     /// (``TBRCore/CoreError/Condition/exitStatus``); 1 for a name it does not have (one added later).
