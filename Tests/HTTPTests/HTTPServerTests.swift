@@ -88,8 +88,10 @@ import Testing
         let limits = HTTPServer.Limits(headDeadline: .seconds(2), bodyDeadline: .seconds(2))
         let server = try HTTPServer.start(host: "127.0.0.1", port: 0, limits: limits) { _ in HTTPServerResponse(status: 200) }
         let head = "GET /slowly HTTP/1.1\r\nHost: x\r\nX-Padding: aaaaaaaaaaaaaaaaaaaa\r\n\r\n"
-        let slowHead = try RawConnection(port: server.port)
+        // Taken before connecting: the server's deadline starts at its accept, which comes after, however
+        // long this thread is kept off the processor in between.
         let started = ContinuousClock.now
+        let slowHead = try RawConnection(port: server.port)
         let headOutcome = try await slowHead.trickle(head, every: .milliseconds(200))
         #expect(headOutcome == .closedUnanswered, "\(headOutcome)")
         let elapsed = ContinuousClock.now - started

@@ -56,8 +56,9 @@ import Glibc
             let (_, port, token, _) = try await Self.start(env)
             env.secrets.append(token)
             let head = "GET /api/v1/routers HTTP/1.1\r\nHost: tbrd\r\nAuthorization: Bearer \(token)\r\n\r\n"
-            let client = try SlowClients(count: 1, from: ["127.0.0.1"], to: port, first: String(head.prefix(1)))
+            // Taken before connecting: tbrd's deadline starts at its accept, which comes after.
             let opened = ContinuousClock.now
+            let client = try SlowClients(count: 1, from: ["127.0.0.1"], to: port, first: String(head.prefix(1)))
             let outcome = try await client.trickle(every: .seconds(1), pieces: head.dropFirst().map { String($0) })
             let elapsed = ContinuousClock.now - opened
             #expect(outcome.closed == 1 && outcome.answered == 0, "\(outcome)")
