@@ -22,9 +22,9 @@ SYSCONFDIR   ?= /etc
 UNITDIR      ?= $(PREFIX)/lib/systemd/system
 SWIFT_FLAGS  ?=
 FUZZ_SECONDS ?= 300
-# How every release build is compiled and linked (scripts/release-link-flags: function sections, the
-# functions tbrd and tbrctl run packed together by lld, packed relocations; docs/performance.md).
-RELEASE_FLAGS := --static-swift-stdlib $(shell scripts/release-link-flags)
+# The one release build, make install's and the packages' (scripts/release-build: how it is compiled
+# and linked, scripts/release-link-flags; docs/performance.md). Its products are in .build/deb/release.
+RELEASE_BUILD = SWIFT="$(SWIFT)" scripts/release-build
 
 # Every Debian package the project uses: C libraries for the build, real daemons and tools for the tests.
 DEB_PACKAGES = pkg-config libdbus-1-dev libavahi-client-dev libssl-dev libsqlite3-dev libcurl4-openssl-dev libmicrohttpd-dev libstdc++-12-dev \
@@ -134,13 +134,13 @@ demo: build
 install: mbedtls
 	@# Every binary position-independent, as Debian builds them (tbrctl reads datasets, TXT records and
 	@# REST answers from the network, often as root: it keeps ASLR).
-	$(SWIFT) build -c release $(RELEASE_FLAGS) $(SWIFT_FLAGS)
+	$(RELEASE_BUILD) $(SWIFT_FLAGS)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(SYSCONFDIR)/dbus-1/system.d $(DESTDIR)$(SYSCONFDIR)/tbrd \
 	  $(DESTDIR)$(SYSCONFDIR)/sysusers.d $(DESTDIR)$(UNITDIR) $(DESTDIR)$(PREFIX)/share/doc/tbrd \
 	  $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/man/man5 $(DESTDIR)$(PREFIX)/share/man/man8 \
 	  $(DESTDIR)$(PREFIX)/share/bash-completion/completions $(DESTDIR)$(PREFIX)/share/zsh/site-functions \
 	  $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
-	bin=$$($(SWIFT) build -c release $(RELEASE_FLAGS) --show-bin-path); \
+	bin=$$($(RELEASE_BUILD) $(SWIFT_FLAGS) --show-bin-path); \
 	  install -s -m 0755 $$bin/tbrd $$bin/tbrctl $$bin/otbr-sim $$bin/matter-sim $(DESTDIR)$(PREFIX)/bin/ && \
 	  scripts/generate-docs.sh $$bin .build/release-docs
 	install -m 0644 .build/release-docs/man/*.1 $(DESTDIR)$(PREFIX)/share/man/man1/
