@@ -32,11 +32,12 @@ extension RESTAgent {
             ["type": "updateDeviceCollectionTask", "attributes": ["maxAge": 30, "maxRetries": 0, "deviceCount": 0, "timeout": Self.seconds(until: deadline)]]
         ])
         let discovered = try await waitFor(discovery, until: deadline)
-        let status = discovered[discovery[0]]?.status ?? "lost"
-        guard status == "completed" else {
+        let status = discovered[discovery[0]]?.status
+        guard status == .completed else {
             // `stopped`: its time ran out (an agent that is not attached never starts it).
             throw RESTAgentError(
-                status == "stopped" ? .timedOut : .refused, "the otbr-agent at \(base) could not discover its mesh (task \(status))")
+                status == .stopped ? .timedOut : .refused,
+                "the otbr-agent at \(base) could not discover its mesh (task \(status?.rawValue ?? "lost"))")
         }
         let routers = try await readAPI("/api/devices", RESTTaskDecoding.devices).filter(\.isRouter)
         var tasks: [String] = []

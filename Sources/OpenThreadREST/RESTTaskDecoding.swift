@@ -9,12 +9,17 @@ enum RESTTaskDecoding {
 
     /// What `GET /api/actions` says of one task.
     struct TaskState: Hashable, Sendable {
-        /// `pending`, `active`, `completed`, `stopped` or `failed`.
-        var status: String
+        var status: Status
         /// `relationships.result.data.id`: the diagnostics item it produced ("" for none); nil before a result.
         var result: String?
 
-        var isFinished: Bool { status != "pending" && status != "active" }
+        var isFinished: Bool { status != .pending && status != .active }
+    }
+
+    /// A task's `attributes.status`, as ot-br-posix's `src/rest/openapi.yaml` lists them; any other text
+    /// is refused by the decoder.
+    enum Status: String, Sendable {
+        case pending, active, completed, stopped, failed
     }
 
     /// A device of `/api/devices`: its ID (the extended address in hex) and whether it is a router.
@@ -35,8 +40,11 @@ enum RESTTaskDecoding {
     static func taskStates(_ body: [UInt8]) throws(RESTDecodingError) -> [String: TaskState] {
         var states: [String: TaskState] = [:]
         for item in try items(body) {
-            guard let id = item["id"]?.string, let status = item["attributes"]?["status"]?.string else {
+            guard let id = item["id"]?.string, let text = item["attributes"]?["status"]?.string else {
                 throw RESTDecodingError("a task has no id or status")
+            }
+            guard let status = Status(rawValue: text) else {
+                throw RESTDecodingError("a task's status \(Quoted(String(text.prefix(40)))) is none of pending, active, completed, stopped, failed")
             }
             var result: String?
             if let related = item["relationships"]?["result"]?["data"] {

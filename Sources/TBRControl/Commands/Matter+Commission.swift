@@ -133,7 +133,7 @@ extension Matter {
             switch outcome {
             case .finished(let lines): return report(lines, context)
             case .interrupted(let signal):
-                let done = progress.tracker.finals.filter { $0.stage == "complete" }
+                let done = progress.tracker.finals.filter { $0.stage == .complete }
                 context.note(
                     "interrupted (\(signal.map(\.description) ?? "signal")): "
                         + (!progress.wasOpened
@@ -153,15 +153,15 @@ extension Matter {
 
         /// The summary and the exit status of a batch that ran to its end.
         private func report(_ lines: [CommissioningLine], _ context: CommandContext) -> ExitCode {
-            let failed = lines.filter { $0.stage == "failed" }
+            let failed = lines.filter { $0.stage == .failed }
             if !context.json {
-                let done = lines.filter { $0.stage == "complete" }
+                let done = lines.filter { $0.stage == .complete }
                 context.write(
                     "\(done.count) of \(codes.count) device\(codes.count == 1 ? "" : "s") commissioned into \(Quoted(structure))"
                         + (done.isEmpty ? "" : ": " + done.map { "node \($0.nodeId.map(String.init) ?? "?") (code \($0.payload))" }.joined(separator: ", ")))
             }
             guard failed.isEmpty else {
-                context.note("\(failed.count) of \(codes.count) failed: " + failed.map { "code \($0.payload) at \($0.failedStage ?? "?")" }.joined(separator: ", "))
+                context.note("\(failed.count) of \(codes.count) failed: " + failed.map { "code \($0.payload) at \($0.failedStage?.rawValue ?? "?")" }.joined(separator: ", "))
                 return .failure
             }
             return .success

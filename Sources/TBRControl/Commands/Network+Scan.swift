@@ -52,18 +52,18 @@ extension Network {
                 let ref = try await backend.resolve(router)
                 do {
                     let readings = try await backend.energyScan(on: ref, duration: duration)
-                    return EnergyScanView(router: ref.id, durationMs: durationMs, status: "scanned", detail: "", channels: readings)
+                    return EnergyScanView(router: ref.id, durationMs: durationMs, status: .scanned, detail: "", channels: readings)
                 } catch let e as EnergyScanUnsupported {
-                    return EnergyScanView(router: ref.id, durationMs: durationMs, status: "unsupported", detail: e.reason, channels: [])
+                    return EnergyScanView(router: ref.id, durationMs: durationMs, status: .unsupported, detail: e.reason, channels: [])
                 }
             }
             guard context.json else {
-                guard view.status == "scanned" else { throw ControlError.failure(view.render()) }
+                guard view.status == .scanned else { throw ControlError.failure(view.render()) }
                 context.write(view.render())
                 return .success
             }
             try context.writeJSON(view)
-            return view.status == "scanned" ? .success : .failure
+            return view.status == .scanned ? .success : .failure
         }
     }
 }

@@ -1,5 +1,6 @@
 import TBRFoundation
 import DeviceModel
+import MatterOnboarding
 
 /// One line of `tbrctl matter commission`: a payload reaching a stage. Its JSON form is the contract
 /// `{"payload": N, "stage": "...", "time": "...", "nodeId": ..., "error": "..."}` (N the code's position on
@@ -9,11 +10,11 @@ import DeviceModel
 /// such as a device refusing its name as its NodeLabel).
 struct CommissioningLine: Sendable, Hashable, Encodable {
     var payload: Int
-    var stage: String
+    var stage: CommissioningStage
     var time: WallTime
     var nodeId: UInt64?
     var error: String?
-    var failedStage: String?
+    var failedStage: CommissioningStage?
     var name: String?
     var room: String?
     var warning: String?
@@ -38,26 +39,26 @@ struct CommissioningLine: Sendable, Hashable, Encodable {
     }
 
     /// Whether the payload is finished.
-    var isFinal: Bool { stage == "complete" || stage == "failed" }
+    var isFinal: Bool { stage == .complete || stage == .failed }
 
     /// `2026-12-01T10:00:00.123Z  code 1  nodeAdded (node 7)`.
     func render() -> String {
         var line = "\(time)  code \(payload)  \(stage)"
         switch stage {
-        case "networkSelected": if let extPanId { line += " (Thread network \(extPanId))" }
-        case "nodeAdded": if let nodeId { line += " (node \(nodeId))" }
-        case "complete":
+        case .networkSelected: if let extPanId { line += " (Thread network \(extPanId))" }
+        case .nodeAdded: if let nodeId { line += " (node \(nodeId))" }
+        case .complete:
             var parts = nodeId.map { ["node \($0)"] } ?? []
             if let name { parts.append("named \(Quoted(name))") }
             if let room { parts.append("in \(Quoted(room))") }
             if !parts.isEmpty { line += " (" + parts.joined(separator: ", ") + ")" }
             if let warning { line += "; warning: \(warning)" }
-        case "interviewed":
+        case .interviewed:
             let vendor = vendorId.map { "vendor " + Self.hex($0) } ?? "vendor unknown"
             let product = productId.map { "product " + Self.hex($0) } ?? "product unknown"
             line += " (\(vendor), \(product))"
-        case "failed": line += " at \(failedStage ?? "an unknown stage"): \(error ?? "no reason given")"
-        default: break
+        case .failed: line += " at \(failedStage?.rawValue ?? "an unknown stage"): \(error ?? "no reason given")"
+        case .queued, .validated, .credentialsHandedOver, .commissioning: break
         }
         return line
     }

@@ -1,3 +1,15 @@
+/// How one router's energy scan went, as `tbrctl network scan` and `structure scan` print it.
+enum ScanStatus: String, Sendable, Hashable, Encodable {
+    /// It scanned.
+    case scanned
+    /// Its agent has no energy scan (otbr-agent's REST API).
+    case unsupported
+    /// Its agent is not reachable (`structure scan` only).
+    case offline
+    /// The scan failed.
+    case failed
+}
+
 /// One channel's reading of an energy scan: the strongest energy heard, in dBm.
 struct EnergyReading: Sendable, Hashable, Encodable {
     var channel: Int
@@ -16,13 +28,13 @@ struct EnergyScanUnsupported: Error, Sendable, CustomStringConvertible {
 struct EnergyScanView: Sendable, Hashable, Encodable {
     var router: String
     var durationMs: Int
-    var status: String
+    var status: ScanStatus
     var detail: String
     var channels: [EnergyReading]
 
     /// One line per channel with a bar as long as the energy is strong (nothing at -100 dBm, 40 marks at -20).
     func render() -> String {
-        guard status == "scanned" else { return "\(router): \(status): \(detail)" }
+        guard status == .scanned else { return "\(router): \(status.rawValue): \(detail)" }
         return EnergyBars.table(channels.map { ($0.channel, $0.maxRssi, nil) })
     }
 }
@@ -44,7 +56,7 @@ struct StructureScanView: Sendable, Hashable, Encodable {
     /// How one router's scan went: `scanned`, `unsupported` (no scan on that agent), `failed` or `offline`.
     struct RouterScan: Sendable, Hashable, Encodable {
         var router: String
-        var status: String
+        var status: ScanStatus
         var detail: String
     }
 
@@ -66,13 +78,13 @@ struct StructureScanView: Sendable, Hashable, Encodable {
             case .success(let readings):
                 scanned += 1
                 for r in readings { perChannel[r.channel, default: [:]][scan.router] = r.maxRssi }
-                routers.append(RouterScan(router: scan.router, status: "scanned", detail: ""))
+                routers.append(RouterScan(router: scan.router, status: .scanned, detail: ""))
             case .failure(let e as EnergyScanUnsupported):
-                routers.append(RouterScan(router: scan.router, status: "unsupported", detail: e.reason))
+                routers.append(RouterScan(router: scan.router, status: .unsupported, detail: e.reason))
             case .failure(let e as ControlError) where e.exitCode == .unavailable:
-                routers.append(RouterScan(router: scan.router, status: "offline", detail: e.message))
+                routers.append(RouterScan(router: scan.router, status: .offline, detail: e.message))
             case .failure(let e):
-                routers.append(RouterScan(router: scan.router, status: "failed", detail: "\(e)"))
+                routers.append(RouterScan(router: scan.router, status: .failed, detail: "\(e)"))
             }
         }
         self.routers = routers
@@ -84,12 +96,12 @@ struct StructureScanView: Sendable, Hashable, Encodable {
     }
 
     /// Whether any router was scanned.
-    var anyScanned: Bool { routers.contains { $0.status == "scanned" } }
+    var anyScanned: Bool { routers.contains { $0.status == .scanned } }
 
     /// The channel table, then each router's status.
     func render() -> String {
         let bars = channels.isEmpty ? "no router of \(structure) could scan" : EnergyBars.table(channels.map { ($0.channel, $0.maxRssi, $0.loudestAt) })
-        let status = TextTable.render(header: ["ROUTER", "SCAN", "DETAIL"], rows: routers.map { [$0.router, $0.status, $0.detail.isEmpty ? "-" : $0.detail] })
+        let status = TextTable.render(header: ["ROUTER", "SCAN", "DETAIL"], rows: routers.map { [$0.router, $0.status.rawValue, $0.detail.isEmpty ? "-" : $0.detail] })
         return bars + "\n\n" + status
     }
 }

@@ -1,6 +1,7 @@
 import Synchronization
 import DBus
 import DeviceModel
+import MatterOnboarding
 import TBRDBusAPI
 
 /// Turns `CommissioningProgress` signals into lines of `tbrctl matter commission`: maps tbrd's payload
@@ -34,7 +35,8 @@ final class LineTracker: Sendable {
                     waiting.append(pending)
                     continue
                 }
-                let line = Self.line(pending, position: position)
+                // A stage this tbrctl does not know (another version's tbrd) makes no line.
+                guard let line = Self.line(pending, position: position) else { continue }
                 if line.isFinal { s.finals[position] = line }
                 ready.append(line)
             }
@@ -49,12 +51,14 @@ final class LineTracker: Sendable {
     /// The final line of each code, by position.
     var finals: [CommissioningLine] { state.withLock { s in s.finals.keys.sorted().compactMap { s.finals[$0] } } }
 
-    static func line(_ s: CommissioningProgressSignal, position: Int) -> CommissioningLine {
+    /// The line of signal `s`, its stage decoded here (nil: not a stage this tbrctl knows).
+    static func line(_ s: CommissioningProgressSignal, position: Int) -> CommissioningLine? {
         typealias Key = TBRDBusAPI.Structure.ProgressDetail
         func value<T: DBusRepresentable>(_ key: String, _: T.Type) -> T? { try? s.detail[key]?.decode(as: T.self) }
+        guard let stage = CommissioningStage(rawValue: s.stage) else { return nil }
         return CommissioningLine(
-            payload: position, stage: s.stage, time: WallTime(milliseconds: value(Key.time, Int64.self) ?? 0),
-            nodeId: value(Key.nodeId, UInt64.self), error: value(Key.error, String.self), failedStage: value(Key.failedStage, String.self),
+            payload: position, stage: stage, time: WallTime(milliseconds: value(Key.time, Int64.self) ?? 0),
+            nodeId: value(Key.nodeId, UInt64.self), error: value(Key.error, String.self), failedStage: value(Key.failedStage, String.self).flatMap(CommissioningStage.init(rawValue:)),
             name: value(Key.name, String.self), room: value(Key.room, String.self), warning: value(Key.warning, String.self),
             vendorId: value(Key.vendorId, UInt16.self), productId: value(Key.productId, UInt16.self), extPanId: value(Key.extPanId, String.self))
     }
