@@ -94,8 +94,11 @@ let package = Package(
         .target(name: "HostNetwork", dependencies: ["TBRFoundation"], swiftSettings: strict),
         // HTTP requests through libcurl, for the REST clients of otbr-agents on other hosts.
         .target(name: "HTTP", dependencies: ["CCurl", "TBRFoundation"], swiftSettings: strict),
-        // An HTTP server over libmicrohttpd, for the simulators' REST APIs (never linked into tbrd).
-        .target(name: "HTTPServer", dependencies: ["CMicroHTTPD", "TBRFoundation"], swiftSettings: strict),
+        // An HTTP request and response as values, and a response body written while it is sent: what a
+        // handler takes and gives, with no server (the HTTP adapter is tested in memory over them).
+        .target(name: "HTTPMessages", dependencies: ["TBRFoundation"], swiftSettings: strict),
+        // An HTTP server over libmicrohttpd (opened with dlopen): tbrd's HTTPS API and the simulators' REST APIs.
+        .target(name: "HTTPServer", dependencies: ["CMicroHTTPD", "HTTPMessages", "TBRFoundation"], swiftSettings: strict),
         // RFC 6455 of our own over TCP, client and server (Foundation's WebSocket needs a libcurl built with it).
         .target(name: "WebSocket", dependencies: ["MeshCoP", "TBRFoundation"], swiftSettings: strict),
 
@@ -160,7 +163,7 @@ let package = Package(
 
         .target(
             name: "OTBRSimulator",
-            dependencies: ["DBus", "OpenThreadBR", "MeshCoP", "TBRFoundation", "TBRCommandLine", "TBRLifecycle", "MDNS", "HTTPServer", "DTLS"],
+            dependencies: ["DBus", "OpenThreadBR", "MeshCoP", "TBRFoundation", "TBRCommandLine", "TBRLifecycle", "MDNS", "HTTPServer", "HTTPMessages", "DTLS"],
             swiftSettings: strict),
 
         // A simulated python-matter-server (matter-sim): its WebSocket API over the WebSocket server side.
@@ -176,7 +179,7 @@ let package = Package(
                 "Store", "DBus", "TBRDBusAPI", "MeshCoP", "Firewall", "TBRCore",
                 "TBRLifecycle", "TBRCommandLine", "TBRFoundation", "MDNS", "BorderAgentDiscovery", "MatterCommissioner",
                 "MatterOnboarding", "WebSocket", "HTTP", "OpenThreadREST", "HostNetwork", "EpskcCommissioner", "DTLS",
-                "TBRDocuments", "HTTPServer", "HTTPAPIRouting",
+                "TBRDocuments", "HTTPServer", "HTTPMessages", "HTTPAPIRouting",
             ],
             // The web page (docs/http-api.md), compiled into tbrd: no files to install, nothing fetched.
             resources: [.embedInCode("Web/index.html"), .embedInCode("Web/app.js"), .embedInCode("Web/commission.js"), .embedInCode("Web/app.css")],
@@ -217,7 +220,7 @@ let package = Package(
             name: "MatterCommissionerTests",
             dependencies: ["MatterCommissioner", "MatterOnboarding", "MeshCoP", "WebSocket", "TBRFoundation", "TBRTestKit"],
             swiftSettings: strict),
-        .testTarget(name: "HTTPTests", dependencies: ["HTTP", "HTTPServer", "TBRTestKit"], swiftSettings: strict),
+        .testTarget(name: "HTTPTests", dependencies: ["HTTP", "HTTPServer", "HTTPMessages", "TBRTestKit"], swiftSettings: strict),
         .testTarget(
             name: "OpenThreadRESTTests", dependencies: ["OpenThreadREST", "HTTP", "OpenThreadBR", "MeshCoP", "TBRTestKit"],
             swiftSettings: strict),

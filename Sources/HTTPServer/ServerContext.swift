@@ -1,5 +1,6 @@
 internal import CMicroHTTPD
 import Dispatch
+import HTTPMessages
 import TBRFoundation
 
 #if canImport(Glibc)

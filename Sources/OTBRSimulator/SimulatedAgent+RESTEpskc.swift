@@ -1,3 +1,4 @@
+import HTTPMessages
 import HTTPServer
 import MeshCoP
 import TBRFoundation

@@ -1,5 +1,6 @@
 import Glibc
 import HTTP
+import HTTPMessages
 import HTTPServer
 import TBRFoundation
 import TBRTestKit

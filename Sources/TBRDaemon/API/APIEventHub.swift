@@ -1,4 +1,5 @@
 import FoundationEssentials
+import HTTPMessages
 import HTTPServer
 import TBRFoundation
 

@@ -2,6 +2,7 @@ import Glibc
 import HTTPAPIRouting
 import DBus
 import FoundationEssentials
+import HTTPMessages
 import HTTPServer
 import MDNS
 import MeshCoP

@@ -2,6 +2,7 @@ import HTTPAPIRouting
 import DBus
 import DeviceModel
 import FoundationEssentials
+import HTTPMessages
 import HTTPServer
 import MeshCoP
 import Store

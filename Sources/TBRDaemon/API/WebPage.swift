@@ -1,3 +1,4 @@
+import HTTPMessages
 import HTTPServer
 
 /// The web page tbrd serves at `/` with the HTTPS API: four files compiled into tbrd from

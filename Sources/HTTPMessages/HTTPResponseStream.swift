@@ -23,7 +23,7 @@ public final class HTTPResponseStream: Sendable {
     }
 
     /// What ``take(maximum:)`` gives the server.
-    enum Piece: Equatable {
+    package enum Piece: Equatable {
         /// Bytes to send.
         case bytes([UInt8])
         /// Nothing is queued: the connection was parked (its park action ran), and is resumed by what comes next.
@@ -101,7 +101,7 @@ public final class HTTPResponseStream: Sendable {
 
     /// The server's actions on the stream's connection: `park` suspends it (called by ``take(maximum:)``
     /// on the server's thread), `unpark` resumes it (called from any thread, once per park).
-    func attach(park: @escaping @Sendable () -> Void, unpark: @escaping @Sendable () -> Void) {
+    package func attach(park: @escaping @Sendable () -> Void, unpark: @escaping @Sendable () -> Void) {
         state.withLock { s in
             s.park = park
             s.unpark = unpark
@@ -110,7 +110,7 @@ public final class HTTPResponseStream: Sendable {
 
     /// The next bytes for the client, at most `maximum`; when nothing is queued, the connection is
     /// parked (under the stream's lock, so a send that follows always finds it parked) until something is.
-    func take(maximum: Int) -> Piece {
+    package func take(maximum: Int) -> Piece {
         state.withLock { s -> Piece in
             while let first = s.chunks.first {
                 let end = min(first.count, s.offset + maximum)
@@ -135,7 +135,7 @@ public final class HTTPResponseStream: Sendable {
 
     /// Queues the heartbeat when the stream is parked and has been silent for ``heartbeatInterval`` at
     /// `now` (the server's sweep calls it).
-    func beatIfSilent(at now: ContinuousClock.Instant) {
+    package func beatIfSilent(at now: ContinuousClock.Instant) {
         guard !heartbeat.isEmpty else { return }
         let wake = state.withLock { s -> (@Sendable () -> Void)? in
             guard s.parked, !s.closed, !s.finished, now - s.lastTaken >= heartbeatInterval else { return nil }
@@ -153,7 +153,7 @@ public final class HTTPResponseStream: Sendable {
     }
 
     /// The client went away, or libmicrohttpd is done with the response: runs the close action once.
-    func close() {
+    package func close() {
         let action = state.withLock { s -> (@Sendable () -> Void)? in
             guard !s.closed else { return nil }
             s.closed = true
