@@ -114,9 +114,10 @@ let package = Package(
         // The JSON documents tbrctl --json prints and tbrd's HTTP API serves: one type per shape.
         .target(name: "TBRDocuments", dependencies: ["DeviceModel", "OpenThreadBR"], swiftSettings: strict),
         // Pure: the HTTPS API's routes, scopes and request bodies (fuzzed: fuzz/run.sh api).
-        .target(name: "HTTPAPIRouting", dependencies: ["TBRFoundation"], swiftSettings: strict),
-        // tbrd's core: for now its one error and the table every adapter spells it from (docs/architecture.md).
-        .target(name: "TBRCore", swiftSettings: strict),
+        .target(name: "HTTPAPIRouting", dependencies: ["TBRCore", "TBRFoundation"], swiftSettings: strict),
+        // tbrd's core as its adapters see it: the calls by concern, the values and events they carry, the one
+        // error and the table every adapter spells it from (docs/architecture.md, "Layers").
+        .target(name: "TBRCore", dependencies: ["TBRDocuments", "MatterOnboarding", "MeshCoP", "TBRFoundation"], swiftSettings: strict),
         .target(name: "DeviceModel", dependencies: ["MeshCoP", "TBRFoundation"], swiftSettings: strict),
         // Pure: parses and generates Matter onboarding payloads; MeshCoP lends it Verhoeff and Secrets.
         .target(name: "MatterOnboarding", dependencies: ["MeshCoP"], swiftSettings: strict),
@@ -179,8 +180,14 @@ let package = Package(
                 "Store", "DBus", "TBRDBusAPI", "MeshCoP", "Firewall", "TBRCore",
                 "TBRLifecycle", "TBRCommandLine", "TBRFoundation", "MDNS", "BorderAgentDiscovery", "MatterCommissioner",
                 "MatterOnboarding", "WebSocket", "HTTP", "OpenThreadREST", "HostNetwork", "EpskcCommissioner", "DTLS",
-                "TBRDocuments", "HTTPServer", "HTTPMessages", "HTTPAPIRouting",
+                "TBRDocuments", "HTTPServer", "HTTPMessages", "HTTPAPIRouting", "TBRHTTPAdapter",
             ],
+            swiftSettings: strict),
+        // The HTTPS API as a function of the core (TBRCore): request in, response out, no server (tbrd binds
+        // it to HTTPServer). It maps and never decides (docs/architecture.md, "Layers").
+        .target(
+            name: "TBRHTTPAdapter",
+            dependencies: ["TBRCore", "TBRDocuments", "HTTPMessages", "HTTPAPIRouting", "MeshCoP", "TBRFoundation"],
             // The web page (docs/http-api.md), compiled into tbrd: no files to install, nothing fetched.
             resources: [.embedInCode("Web/index.html"), .embedInCode("Web/app.js"), .embedInCode("Web/commission.js"), .embedInCode("Web/app.css")],
             swiftSettings: strict),
@@ -255,7 +262,7 @@ let package = Package(
             dependencies: [
                 "TBRDaemon", "TBRDBusAPI", "DBus", "MeshCoP", "OpenThreadBR", "TBRFoundation", "TBRTestKit", "MatterCommissioner",
                 "MatterOnboarding", "WebSocket", "HostNetwork", "BorderRouterService", "RouterFleet", "BorderAgentDiscovery", "DeviceModel",
-                "HTTPServer", "HTTPAPIRouting",
+                "HTTPServer", "HTTPMessages", "HTTPAPIRouting", "TBRHTTPAdapter", "TBRCore",
             ],
             swiftSettings: strict),
         .testTarget(

@@ -1,3 +1,4 @@
+public import TBRCore
 /// What a request to the HTTPS API asks for, read from its method and path alone (pure, fuzzed with the
 /// body decoders: `fuzz/run.sh api`). Every route is under `/api/v1/`; path segments are
 /// percent-decoded (a router id or structure name may hold any character).

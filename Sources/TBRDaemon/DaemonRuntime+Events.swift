@@ -2,6 +2,7 @@ import BorderRouterService
 import DBus
 import DeviceModel
 import TBRDBusAPI
+import TBRCore
 import TBRDocuments
 
 // ePSKc events: already journalled by the service's event sink when they arrive here; signalled from
@@ -39,7 +40,7 @@ extension DaemonRuntime {
             ).arguments
             logger.info("ephemeral key ended", [("router", id.rawValue), ("sequence", "\(sequence)"), ("reason", e.reason.rawValue), ("detail", e.detail?.rawValue ?? "")])
         }
-        publishToAPI(event, sequence: sequence)
+        publish(event, sequence: sequence)
         do {
             try connection.emit(path: Self.routerPath(id), interface: TBRDBusAPI.BorderRouter.interface, member: contract.name, arguments: arguments)
         } catch {
@@ -47,10 +48,9 @@ extension DaemonRuntime {
         }
     }
 
-    /// The event as the HTTPS API's `epskc` event (the `tbrctl --json epskc watch` shape), its journal
-    /// sequence its id.
-    private func publishToAPI(_ event: EpskcEvent, sequence: UInt64) {
-        guard apiEvents.hasSubscribers else { return }
+    /// The event for the adapters (the `tbrctl --json epskc watch` shape), with its journal sequence.
+    private func publish(_ event: EpskcEvent, sequence: UInt64) {
+        guard coreEvents.subscriberCount > 0 else { return }
         let document: EpskcWatchEvent
         switch event {
         case .activated(let e):
@@ -62,7 +62,7 @@ extension DaemonRuntime {
                 event: .epskcModeDeactivated, sequence: sequence, router: event.deviceID.rawValue, reason: e.reason.rawValue,
                 detail: e.detail?.rawValue, activatedAt: e.activatedAt, deactivatedAt: e.deactivatedAt)
         }
-        if let api = APIEventHub.Event.encoding("epskc", document, sequence: Int64(clamping: sequence)) { apiEvents.publish(api) }
+        coreEvents.publish(.epskc(document))
     }
 
     static func milliseconds(_ t: WallTime) -> Int64 { Int64((t.secondsSinceEpoch * 1000).rounded()) }

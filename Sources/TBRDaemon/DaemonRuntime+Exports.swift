@@ -5,12 +5,12 @@ import TBRCore
 // The one boundary between tbrd's D-Bus objects and its code: every method and property handler is
 // declared from the contract (TBRDBusAPI), admitted by the call gate (refused once tbrd is stopping),
 // and has its errors spelled as `io.tbrd.Error.*` here, once (DaemonError.from). The HTTP adapter passes
-// the same gate and spells the same errors itself (APIProblem.from).
+// the same gate (``DaemonRuntime/serving(_:)``) and spells the core's errors itself (APIProblem.from).
 
 extension DaemonRuntime {
-    /// Serves one call of any adapter: refused with `unavailable` once tbrd is stopping; errors pass
+    /// Runs one call of any adapter: refused with `unavailable` once tbrd is stopping; errors pass
     /// through as they are, for the adapter to spell.
-    nonisolated func serving<T: Sendable>(_ body: () async throws -> T) async throws -> T {
+    nonisolated func gated<T: Sendable>(_ body: () async throws -> T) async throws -> T {
         guard calls.enter() else { throw CoreError(.unavailable, "tbrd is stopping") }
         defer { calls.leave() }
         return try await body()
@@ -18,7 +18,7 @@ extension DaemonRuntime {
 
     /// Serves one D-Bus call: any error becomes tbrd's D-Bus error.
     nonisolated func servingDBus<T: Sendable>(_ body: () async throws -> T) async throws -> T {
-        do { return try await serving(body) } catch { throw DaemonError.from(error) }
+        do { return try await gated(body) } catch { throw DaemonError.from(error) }
     }
 
     /// The exported method of `contract`, served by `handler`.

@@ -68,25 +68,32 @@ extension DaemonRuntime {
             "there is no border router \(Quoted(text))" + (known.isEmpty ? " (tbrd knows none)" : " (known: \(known.joined(separator: ", ")))"))
     }
 
-    private func listBorderRouters() async -> [BorderRouterRow] { await routerRows().map(\.row) }
-
-    /// Every router's summary with its `ListBorderRouters` row (one reading for both: the HTTP listing
-    /// needs the summary's transport and address too).
-    func routerRows() async -> [(summary: BorderRouterSummary, row: BorderRouterRow)] {
-        var rows: [(summary: BorderRouterSummary, row: BorderRouterRow)] = []
-        for summary in await service.routerSummaries() {
-            // The same sources as the router's own properties: one answer per value.
-            let info = try? await networkInfo(summary.id)
-            let epskc = (try? await capabilities(summary.id))?.epskcSupported ?? false
-            rows.append((
-                summary,
-                BorderRouterRow(
-                    path: Self.routerPath(summary.id), id: summary.id.rawValue, interface: summary.interfaceName?.rawValue ?? "",
-                    online: summary.isOnline, role: Self.role(of: summary), networkName: info?.networkName ?? "",
-                    extPanId: info?.extendedPanId.description ?? "", epskcSupported: epskc)
-            ))
+    private func listBorderRouters() async -> [BorderRouterRow] {
+        await routerOverviews().map { o in
+            BorderRouterRow(
+                path: Self.routerPath(o.summary.id), id: o.summary.id.rawValue, interface: o.summary.interfaceName?.rawValue ?? "",
+                online: o.summary.isOnline, role: Self.role(of: o.summary), networkName: o.network?.networkName ?? "",
+                extPanId: o.network?.extendedPanId.description ?? "", epskcSupported: o.epskcSupported)
         }
-        return rows
+    }
+
+    /// What every router's listing shows, read once for both adapters' lists (`ListBorderRouters`, `GET /routers`).
+    struct RouterOverview: Sendable {
+        var summary: BorderRouterSummary
+        var network: ThreadNetworkManagementTrait.NetworkInfo?
+        var epskcSupported: Bool
+    }
+
+    /// Every router's summary, network and ePSKc support, from the same sources as its own properties:
+    /// one answer per value.
+    func routerOverviews() async -> [RouterOverview] {
+        var overviews: [RouterOverview] = []
+        for summary in await service.routerSummaries() {
+            let network = try? await networkInfo(summary.id)
+            let epskc = (try? await capabilities(summary.id))?.epskcSupported ?? false
+            overviews.append(RouterOverview(summary: summary, network: network ?? nil, epskcSupported: epskc))
+        }
+        return overviews
     }
 
     func epskcEvents(since: UInt64, router: String, limit: UInt32) async throws -> [EpskcJournalRow] {

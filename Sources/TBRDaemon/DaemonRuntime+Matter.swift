@@ -161,36 +161,15 @@ extension DaemonRuntime {
         }
     }
 
-    /// The HTTPS API's `commissioning` event: `{structure, session, payloadId, stage, time, nodeId, error,
-    /// failedStage, name, room, warning}`, null for what the stage does not have (`tbrctl --json matter
-    /// commission`'s names).
+    /// The adapters' `commissioning` event (`tbrctl --json matter commission`'s names).
     private func publishCommissioningToAPI(_ progress: CommissioningProgress) async {
-        guard apiEvents.hasSubscribers else { return }
-        struct StageEvent: Encodable {
-            var structure: String, session: String, payloadId: String, stage: String, time: String
-            var nodeId: UInt64?, error: String?, failedStage: String?, name: String?, room: String?, warning: String?
-
-            func encode(to encoder: any Encoder) throws {
-                enum Keys: String, CodingKey { case structure, session, payloadId, stage, time, nodeId, error, failedStage, name, room, warning }
-                var c = encoder.container(keyedBy: Keys.self)
-                try c.encode(structure, forKey: .structure)
-                try c.encode(session, forKey: .session)
-                try c.encode(payloadId, forKey: .payloadId)
-                try c.encode(stage, forKey: .stage)
-                try c.encode(time, forKey: .time)
-                try c.encode(nodeId, forKey: .nodeId)
-                try c.encode(error, forKey: .error)
-                try c.encode(failedStage, forKey: .failedStage)
-                try c.encode(name, forKey: .name)
-                try c.encode(room, forKey: .room)
-                try c.encode(warning, forKey: .warning)
-            }
-        }
+        guard coreEvents.subscriberCount > 0 else { return }
         let name = (try? await info(progress.structure).name) ?? progress.structure.rawValue
-        let event = StageEvent(
-            structure: name, session: progress.session.rawValue, payloadId: progress.payloadID, stage: progress.stage.rawValue,
-            time: progress.time.description, nodeId: progress.nodeID?.rawValue, error: progress.error,
-            failedStage: progress.failedStage?.rawValue, name: progress.name, room: progress.room, warning: progress.warning)
-        if let encoded = APIEventHub.Event.encoding("commissioning", event) { apiEvents.publish(encoded) }
+        coreEvents.publish(
+            .commissioning(
+                CommissioningReport(
+                    structure: name, session: progress.session.rawValue, payloadId: progress.payloadID, stage: progress.stage,
+                    time: progress.time.description, nodeId: progress.nodeID?.rawValue, error: progress.error,
+                    failedStage: progress.failedStage, name: progress.name, room: progress.room, warning: progress.warning)))
     }
 }

@@ -83,7 +83,9 @@ extension DaemonRuntime {
         return router
     }
 
-    func activateEpskc(_ id: DeviceID, seconds: UInt16) async throws -> ActivateEpskcReply {
+    /// Starts an ePSKc on router `id` for `seconds` (0: the agent's default). The key goes to this caller only;
+    /// it is never logged or stored.
+    func startEpskc(_ id: DeviceID, seconds: UInt16) async throws -> ThreadNetworkManagementTrait.ActivateEpskcModeResponse {
         let request = ThreadNetworkManagementTrait.ActivateEpskcModeRequest(
             requestedDurationSeconds: seconds == 0 ? nil : Int(seconds))
         // A bad argument is an error with its sentence (docs/dbus-api.md); statuses say how the router answered.
@@ -92,10 +94,7 @@ extension DaemonRuntime {
         let response = await router.activateEpskcMode(request)
         // A failure with its reason is an error carrying the sentence (docs/dbus-api.md).
         if response.status == .failed { throw CoreError(.failed, response.message ?? "ActivateEpskcMode on \(id) failed") }
-        // The key goes to this caller only; it is never logged or stored.
-        return ActivateEpskcReply(
-            status: OperationStatus(response.status), epskc: response.epskc?.digits ?? "",
-            validSeconds: UInt16(clamping: response.validDurationSeconds))
+        return response
     }
 
     /// `JoinNetwork`'s options read (the D-Bus adapter), then ``joinNetwork(_:tlvs:scope:)``.

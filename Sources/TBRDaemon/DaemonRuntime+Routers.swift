@@ -45,11 +45,9 @@ extension DaemonRuntime {
         }
     }
 
-    /// The HTTPS API's `router` event: `{"router": ID, "online": BOOL}`.
+    /// The adapters' `router` event.
     private func publishRouterToAPI(_ id: DeviceID, online: Bool) {
-        guard apiEvents.hasSubscribers else { return }
-        struct RouterEvent: Encodable { var router: String, online: Bool }
-        if let event = APIEventHub.Event.encoding("router", RouterEvent(router: id.rawValue, online: online)) { apiEvents.publish(event) }
+        coreEvents.publish(.router(id: id.rawValue, online: online))
     }
 
     /// Signals `PropertiesChanged` for each router's summary (Online, Role, BorderAgentId, EpskcActive)
@@ -140,7 +138,11 @@ extension DaemonRuntime {
             API.interface,
             methods: [
                 method(API.activateEpskcMode) { [self] call in
-                    try await self.activateEpskc(id, seconds: try call.argument(0)).arguments
+                    let response = try await self.startEpskc(id, seconds: try call.argument(0))
+                    return ActivateEpskcReply(
+                        status: OperationStatus(response.status), epskc: response.epskc?.digits ?? "",
+                        validSeconds: UInt16(clamping: response.validDurationSeconds)
+                    ).arguments
                 },
                 method(API.deactivateEpskcMode) { [self] call in
                     let retain: Bool = try call.argument(0)

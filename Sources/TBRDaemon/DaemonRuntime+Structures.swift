@@ -2,6 +2,8 @@ import DBus
 import DeviceModel
 import MeshCoP
 import TBRDBusAPI
+import TBRDocuments
+import TBRCore
 import TBRFoundation
 
 // io.tbrd.Structure1 at /io/tbrd/structure/<id>, and the Manager1 calls that change structures.
@@ -106,10 +108,16 @@ extension DaemonRuntime {
         ])
     }
 
-    func policyStatus(_ id: StructureID) async throws -> [PolicyStatusRow] {
+    /// Each router's internet-access status in structure `id`, sorted by router.
+    func policyStatus(_ id: StructureID) async throws -> [PolicyRouterView] {
         try await structures.policyStatus(of: id).map {
-            PolicyStatusRow(router: $0.deviceID.rawValue, state: $0.state, detail: $0.detail)
-        }
+            PolicyRouterView(id: $0.deviceID.rawValue, state: $0.state, detail: $0.detail)
+        }.sorted { $0.id < $1.id }
+    }
+
+    /// `Structure1.PolicyStatus`: the same statuses as D-Bus rows.
+    static func policyRows(_ statuses: [PolicyRouterView]) -> DBusValue {
+        statuses.map { PolicyStatusRow(router: $0.id, state: $0.state, detail: $0.detail) }.dbusValue
     }
 
     /// Signals `PolicyStatus` each time the reconciler has recorded a structure's statuses anew.
@@ -117,13 +125,11 @@ extension DaemonRuntime {
         for await change in structureChanges {
             guard case .policyStatusChanged(let id) = change else { continue }
             do {
-                let rows = try await policyStatus(id)
-                emitStructureChanged(id, [.policyStatus: rows.dbusValue])
-                // The HTTPS API's `policy` event: the `structure policy --json` document, from the same rows.
-                if apiEvents.hasSubscribers, let view = try? await policyView(of: try await info(id), rows: rows),
-                    let event = APIEventHub.Event.encoding("policy", view)
-                {
-                    apiEvents.publish(event)
+                let statuses = try await policyStatus(id)
+                emitStructureChanged(id, [.policyStatus: Self.policyRows(statuses)])
+                // The adapters' `policy` event: the `structure policy --json` document, from the same statuses.
+                if coreEvents.subscriberCount > 0, let view = try? await policyView(of: try await info(id), statuses: statuses) {
+                    coreEvents.publish(.policy(view))
                 }
             } catch {
                 logger.debug("a structure's policy status could not be read for its signal", [("structure", id.rawValue), ("error", "\(error)")])
@@ -148,7 +154,7 @@ extension DaemonRuntime {
         case .internetAccessOption: .string(Self.busName(try await structures.settings(of: id).internetAccessOption))
         case .defaultThreadNetworkId: .string(try await structures.settings(of: id).defaultThreadNetworkId?.description ?? "")
         case .borderRouters: try await routerPaths(id)
-        case .policyStatus: try await policyStatus(id).dbusValue
+        case .policyStatus: Self.policyRows(try await policyStatus(id))
         case .matterNodes: try await matterNodeRows(id).dbusValue
         case .rooms: try await roomNames(id).dbusValue
         case .networks: try await networkRows(id).dbusValue

@@ -11,6 +11,8 @@ import Store
 import TBRDBusAPI
 import TBRFoundation
 import TBRLifecycle
+import TBRCore
+import TBRHTTPAdapter
 import RouterFleet
 import InternetAccessPolicy
 import MatterCommissioning
@@ -65,9 +67,11 @@ actor DaemonRuntime {
     /// The border agents mDNS showed last (for `Diagnose`); nil until avahi-daemon has answered.
     var borderAgentsSeen: [BorderAgent]?
 
-    /// The HTTPS API's token checks and live events (always present; served only with `http-listen`).
+    /// The HTTPS API's token checks (always present; served only with `http-listen`).
     let authenticator: APIAuthenticator
-    let apiEvents = APIEventHub()
+    /// What happens, for the adapters that follow it (the HTTP adapter's event streams): each subscriber
+    /// has its own bounded stream (``events(bufferLimit:)``); with none, no event is built.
+    let coreEvents = EventBroadcaster<CoreEvent>()
     /// Work a request started and that goes on after its answer (an API commissioning session's
     /// completion): run as children of the service group (``runBackgroundWork()``), so tbrd stopping
     /// cancels it, never in an unstructured task. At most ``backgroundLimit`` wait to start.
@@ -75,8 +79,10 @@ actor DaemonRuntime {
     /// One piece of ``backgroundWork``.
     typealias BackgroundWork = @Sendable () async -> Void
     static let backgroundLimit = 64
-    /// The HTTPS API while it runs (DaemonRuntime+APIServer.swift), and its certificate's fingerprint.
+    /// The HTTPS API while it runs (DaemonRuntime+APIServer.swift): its server, the HTTP adapter it
+    /// serves, and its certificate's fingerprint.
     var apiServer: HTTPServer?
+    var httpAdapter: HTTPAdapter?
     var apiFingerprint = ""
 
     private init(

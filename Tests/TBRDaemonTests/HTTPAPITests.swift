@@ -5,6 +5,7 @@ import Testing
 
 @testable import HTTPServer
 @testable import TBRDaemon
+@testable import TBRHTTPAdapter
 import HTTPAPIRouting
 
 /// tbrd's HTTPS API (docs/http-api.md) against the built tbrd, otbr-sim, tbrctl and curl: off by

@@ -1,4 +1,5 @@
 import HTTPAPIRouting
+import TBRCore
 import TBRCommandLine
 import TBRDBusAPI
 

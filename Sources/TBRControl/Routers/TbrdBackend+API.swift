@@ -1,4 +1,5 @@
 import HTTPAPIRouting
+import TBRCore
 import DBus
 import DeviceModel
 import TBRDBusAPI

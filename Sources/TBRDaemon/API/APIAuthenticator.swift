@@ -1,15 +1,10 @@
 import HTTPAPIRouting
+import TBRCore
 import FoundationEssentials
 import MeshCoP
 import Store
 import TBRDBusAPI
 import TBRFoundation
-
-/// Who made a request: the token's name and scope.
-struct APIPrincipal: Sendable, Hashable {
-    var tokenName: String
-    var scope: APIScope
-}
 
 /// Checks the HTTPS API's bearer tokens against their hashes in the store, and slows down a client
 /// address that keeps failing: after ``freeFailures`` failures within ``window``, each further failure

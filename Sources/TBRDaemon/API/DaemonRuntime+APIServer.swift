@@ -1,5 +1,6 @@
 import Glibc
 import HTTPAPIRouting
+import TBRCore
 import DBus
 import FoundationEssentials
 import HTTPMessages
@@ -9,6 +10,7 @@ import MeshCoP
 import Store
 import TBRDBusAPI
 import TBRFoundation
+import TBRHTTPAdapter
 
 // The HTTPS API's life (off unless `http-listen` is set) and its tokens over D-Bus (Manager1's
 // CreateApiToken, ListApiTokens, RevokeApiToken, ApiInfo; docs/dbus-api.md).
@@ -33,22 +35,21 @@ extension DaemonRuntime {
             apiFingerprint = identity.fingerprint
         }
         Self.raiseDescriptorLimit(to: 4096, logger: logger)
+        // The HTTP adapter over this core, bound to libmicrohttpd: the server calls the adapter, nothing else.
+        let adapter = HTTPAdapter(core: self, logger: logger.child("api"))
         let server: HTTPServer
         do {
             // A connection is admitted by a valid token in its head: only then is its body read, and only
             // strangers give way when too many connections wait (docs/http-api.md, "Bounds and hostile clients").
-            let authenticator = self.authenticator
             server = try HTTPServer.start(
-                host: listen.host, port: listen.port, limits: HTTPServer.Limits(), tls: tls,
-                admit: { head in await authenticator.admits(head.headers["authorization"]) }
-            ) { [weak self] request in
-                guard let self else { return HTTPServerResponse(status: 503) }
-                return await self.answerAPI(request)
-            }
+                host: listen.host, port: listen.port, limits: HTTPServer.Limits(), tls: tls, admit: adapter.admits, handler: adapter.answer)
         } catch {
             throw DaemonStartError.apiUnusable(listen.description, error.description)
         }
+        // The core's events reach the clients' streams while tbrd runs (a child of the service group).
+        _ = inBackground { await adapter.run() }
         apiServer = server
+        httpAdapter = adapter
         logger.notice("HTTPS API listening", [("address", listen.host), ("port", "\(server.port)"), ("tls", tls == nil ? "off (loopback)" : "on")])
         if !listen.isLoopback {
             let entries = [TXTEntry(key: "v", text: "1"), TXTEntry(key: "path", text: "/api/v1/")]
@@ -77,6 +78,7 @@ extension DaemonRuntime {
         guard let server = apiServer else { return }
         await server.shutdown()
         apiServer = nil
+        httpAdapter = nil
     }
 
     /// Where the API listens (`ADDR:PORT`, the port it got; empty when off) and its fingerprint.

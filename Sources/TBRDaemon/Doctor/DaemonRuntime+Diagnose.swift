@@ -7,6 +7,7 @@ import HostNetwork
 import MeshCoP
 import OpenThreadBR
 import TBRDBusAPI
+import TBRDocuments
 import TBRFoundation
 import RouterFleet
 import MatterCommissioning
@@ -15,16 +16,20 @@ extension DaemonRuntime {
     /// How long the readings of one router may take in all.
     static let diagnoseLimit: Duration = .seconds(5)
 
-    /// `Manager1.Diagnose(router)`: the doctor's checks of router `text` (empty: the only router) and of
-    /// this host.
-    func diagnose(_ text: String) async throws -> [DiagnosticRow] {
+    /// The doctor's checks of router `text` (empty: the only router) and of this host.
+    func doctorChecks(_ text: String) async throws -> [DoctorCheck] {
         let id = try await diagnosedRouter(text)
         let summary = try await summary(id)
         async let host = hostFacts()
         let router = await routerFacts(summary)
         return Doctor.checks(router, host: await host).map {
-            DiagnosticRow(id: $0.id, status: $0.status.rawValue, message: $0.message, fix: $0.fix)
+            DoctorCheck(id: $0.id, status: $0.status, message: $0.message, fix: $0.fix)
         }
+    }
+
+    /// `Manager1.Diagnose(router)`: the same checks as D-Bus rows.
+    func diagnose(_ text: String) async throws -> [DiagnosticRow] {
+        try await doctorChecks(text).map { DiagnosticRow(id: $0.id, status: $0.status.rawValue, message: $0.message, fix: $0.fix) }
     }
 
     private func diagnosedRouter(_ text: String) async throws -> DeviceID {

@@ -1,3 +1,4 @@
+import TBRDocuments
 import BorderAgentDiscovery
 import BorderRouterService
 import DeviceModel
@@ -10,12 +11,8 @@ import MatterCommissioning
 
 /// One check of `tbrctl doctor`: what was read and what it means.
 struct DiagnosticCheck: Sendable, Equatable {
-    /// How a check came out.
-    enum Status: String, Sendable, CaseIterable {
-        case pass, warn, fail
-        /// The border router's transport or build cannot say (a router reached over REST).
-        case unsupported
-    }
+    /// How a check came out: the document's status (pass, warn, fail, unsupported), one enum.
+    typealias Status = DoctorCheck.Status
 
     /// The check's stable id, e.g. `omr-route`.
     var id: String

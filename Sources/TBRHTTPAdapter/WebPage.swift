@@ -1,8 +1,7 @@
 import HTTPMessages
-import HTTPServer
 
 /// The web page tbrd serves at `/` with the HTTPS API: four files compiled into tbrd from
-/// `Sources/TBRDaemon/Web` (SwiftPM `embedInCode`), no outside build tool, no CDN. They hold no data and
+/// `Sources/TBRHTTPAdapter/Web` (SwiftPM `embedInCode`), no outside build tool, no CDN. They hold no data and
 /// are served without a token; the page signs in with a token and every API request it makes carries
 /// it (docs/http-api.md, "The web page").
 enum WebPage {

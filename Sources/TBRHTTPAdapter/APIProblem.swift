@@ -75,9 +75,9 @@ struct APIProblem: Encodable, Sendable, Hashable {
     }
 
     /// The problem for an error thrown while serving: the core's error, spelled for HTTP (never through
-    /// the D-Bus adapter's names).
+    /// the D-Bus adapter's names). The core throws nothing else; anything else is `failed`.
     static func from(_ error: any Error) -> APIProblem {
-        let core = DaemonError.core(error)
+        let core = error as? CoreError ?? CoreError(.failed, "tbrd failed (\(Swift.type(of: error)))")
         let condition = Condition.core(core.condition)
         return APIProblem(condition, core.message.isEmpty ? condition.title : core.message)
     }

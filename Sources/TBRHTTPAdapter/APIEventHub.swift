@@ -1,6 +1,5 @@
 import FoundationEssentials
 import HTTPMessages
-import HTTPServer
 import TBRFoundation
 
 /// The HTTPS API's live events (`GET /api/v1/events`, Server-Sent Events) fanned out to every client.

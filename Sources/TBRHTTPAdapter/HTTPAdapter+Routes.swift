@@ -1,0 +1,83 @@
+import FoundationEssentials
+import HTTPAPIRouting
+import HTTPMessages
+import MeshCoP
+import TBRCore
+import TBRDocuments
+import TBRFoundation
+
+// Each route as one core call: its body decoded, the core's answer encoded. Nothing here decides.
+
+extension HTTPAdapter {
+    func serve(_ route: APIRoute, _ request: HTTPServerRequest, _ principal: APIPrincipal) async throws -> HTTPServerResponse {
+        let token = ("token", principal.tokenName)
+        switch route {
+        case .routers: return try Self.json(await core.routerListings())
+        case .router(let text): return try Self.json(await core.routerInfo(text))
+        case .activateEpskc(let text):
+            let body = try Self.decode(EpskcRequest.self, request)
+            let (id, activation) = try await core.activateEpskc(text, seconds: body.durationSeconds)
+            logger.info("API: ePSKc requested", [("router", id), token])
+            return try Self.json(activation)
+        case .deactivateEpskc(let text):
+            let id = try await core.deactivateEpskc(text)
+            logger.info("API: ePSKc stopped", [("router", id), token])
+            return HTTPServerResponse(status: 204, headers: Self.securityHeaders)
+        case .mesh(let text): return try Self.json(await core.mesh(text))
+        case .meshPicture(let text):
+            return HTTPServerResponse(status: 200, contentType: "image/svg+xml", headers: Self.securityHeaders, body: try await core.meshPicture(text))
+        case .doctor(let text): return try Self.json(await core.doctor(text))
+        case .dataset(let text):
+            let flags = try Self.flags(request.query, allowed: ["pending", "revealSecrets"])
+            let (id, dataset) = try await core.dataset(text, pending: flags.contains("pending"))
+            if flags.contains("revealSecrets") { logger.info("API: a dataset was read with its secrets", [("router", id), token]) }
+            return try Self.json(dataset, revealSecrets: flags.contains("revealSecrets"))
+        case .join(let text):
+            let body = try Self.decode(JoinRequest.self, request)
+            let (id, result) = try await core.join(text, datasetHex: body.dataset, thisRouterOnly: body.thisRouterOnly ?? false)
+            logger.info("API: join requested", [("router", id), token])
+            return try Self.json(result)
+        case .leave(let text):
+            let id = try await core.leave(text)
+            logger.info("API: leave requested", [("router", id), token])
+            return try Self.json(["router": id, "status": "success"])
+        case .structures: return try Self.json(await core.structureViews())
+        case .createStructure:
+            let body = try Self.decode(StructureRequest.self, request)
+            let view = try await core.createStructure(named: body.name)
+            logger.info("API: structure created", [("structure", view.name), token])
+            return try Self.json(view, status: 201)
+        case .structure(let name): return try Self.json(await core.structureView(name))
+        case .deleteStructure(let name):
+            try await core.deleteStructure(name)
+            logger.info("API: structure deleted", [("structure", name), token])
+            return try Self.json(["deleted": name])
+        case .addRouter(let name, let router): return try Self.json(await core.changeRouters(of: name, router: router, add: true))
+        case .removeRouter(let name, let router): return try Self.json(await core.changeRouters(of: name, router: router, add: false))
+        case .rooms(let name): return try Self.json(await core.rooms(of: name, adding: nil, removing: nil))
+        case .addRoom(let name, let room): return try Self.json(await core.rooms(of: name, adding: room, removing: nil))
+        case .removeRoom(let name, let room): return try Self.json(await core.rooms(of: name, adding: nil, removing: room))
+        case .networks(let name): return try Self.json(await core.networks(of: name))
+        case .nodes(let name): return try Self.json(await core.matterNodes(of: name))
+        case .commission(let name):
+            let body = try Self.decode(CommissionRequest.self, request)
+            let order = CommissioningOrder(
+                codes: body.codes, network: body.network, onNetwork: body.onNetwork ?? false, name: body.name, room: body.room)
+            let started = try await core.startCommissioning(into: name, order)
+            logger.info("API: commissioning started", [("structure", started.structure), ("codes", String(body.codes.count)), token])
+            return try Self.json(started, status: 202)
+        case .cancelCommissioning(let name, let session):
+            let structure = try await core.cancelCommissioning(in: name, session: session)
+            logger.info("API: commissioning cancelled", [("structure", structure), ("session", session), token])
+            return HTTPServerResponse(status: 204, headers: Self.securityHeaders)
+        case .policy(let name): return try Self.json(await core.policy(of: name))
+        case .setPolicy(let name):
+            let body = try Self.decode(PolicyRequest.self, request)
+            logger.info("API: policy set", [("structure", name), ("option", body.internetAccessOption), token])
+            return try Self.json(await core.setPolicy(of: name, option: body.internetAccessOption))
+        case .events: return try await eventStream(lastEventID: request.headers["last-event-id"])
+        case .openAPI:
+            return HTTPServerResponse(status: 200, contentType: "application/json", headers: Self.securityHeaders, body: Array(OpenAPIDocument.text.utf8))
+        }
+    }
+}
