@@ -68,7 +68,7 @@ let package = Package(
         // glibc's malloc.h (mallopt, malloc_trim): in libc, no -dev package beyond libc6-dev.
         .systemLibrary(name: "CMalloc", path: "Sources/CMalloc"),
 
-        // The libraries opened with dlopen (libdbus, libcrypto, libavahi-client), named in an ELF .note.dlopen
+        // The libraries opened with dlopen (libdbus, libcrypto, libavahi-client, libcurl, libmicrohttpd), named in an ELF .note.dlopen
         // section of the executables that depend on this target (systemd's dlopen metadata), for packaging.
         .target(name: "CDlopenNote", path: "Sources/CDlopenNote"),
 

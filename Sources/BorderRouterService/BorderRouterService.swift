@@ -22,7 +22,7 @@ public import TBRFoundation
 ///
 /// ``run()`` is the long-running part (the daemon runs it in its service group; cancelling the task
 /// stops it); ``withRunning(_:)`` runs it around a body. Routers are keyed by their Thread interface name
-/// (``DeviceModel/DeviceID``) and work independently; a router whose agent leaves the bus is kept, marked
+/// (``TBRFoundation/DeviceID``) and work independently; a router whose agent leaves the bus is kept, marked
 /// offline. A service runs once.
 public actor BorderRouterService: HomeBackend {
     /// The bus connection the agents are reached through.

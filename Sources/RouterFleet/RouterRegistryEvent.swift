@@ -20,7 +20,7 @@ public enum RouterRegistryEvent: Hashable, Sendable {
 /// One border router as the registry lists it.
 public struct BorderRouterSummary: Hashable, Sendable {
     /// The router's stable id (its Thread interface name, or the id an admin gave a router on another
-    /// host), usable in a D-Bus object path through ``DeviceModel/DeviceID/objectPathElement``.
+    /// host), usable in a D-Bus object path through ``TBRFoundation/DeviceID/objectPathElement``.
     public var id: DeviceID
     /// The Thread interface its otbr-agent serves, for an agent on this host's bus; nil for one reached
     /// through REST.

@@ -5,6 +5,7 @@ import EpskcCommissioner
 import MeshCoP
 import Store
 import TBRDBusAPI
+import TBRDocuments
 import TBRFoundation
 import TBRCore
 
@@ -27,9 +28,9 @@ extension DaemonRuntime {
     }
 
     /// The directory of structure `id`, brought up to date with what its routers and mDNS show now.
-    func networkRows(_ id: StructureID) async throws -> [NetworkRow] {
+    func networkEntries(_ id: StructureID) async throws -> [NetworkEntry] {
         let directory = try await refreshedDirectory(id)
-        return try await rows(id, directory.records, routersOn: directory.routersOn)
+        return try await entries(id, directory.records, routersOn: directory.routersOn)
     }
 
     /// The store's entries after recording what the routers and mDNS show now, and which routers are on
@@ -46,10 +47,10 @@ extension DaemonRuntime {
         do { return try await store.networks(inStructure: record) } catch { throw DaemonError.core(error) }
     }
 
-    private func rows(_ id: StructureID, _ records: [ThreadNetworkRecord], routersOn: [String: [String]]) async throws -> [NetworkRow] {
+    private func entries(_ id: StructureID, _ records: [ThreadNetworkRecord], routersOn: [String: [String]]) async throws -> [NetworkEntry] {
         let preferred = try await structures.settings(of: id).defaultThreadNetworkId?.description
-        return NetworkDirectory.rows(
-            records, routersOn: routersOn, preferred: preferred, now: clock.wallTime(),
+        return NetworkDirectory.entries(
+            structure: try await info(id).name, records, routersOn: routersOn, preferred: preferred, now: clock.wallTime(),
             staleAfter: Double(configuration.networkStaleAfterDays) * 86_400)
     }
 
@@ -127,8 +128,8 @@ extension DaemonRuntime {
     func removeNetwork(_ id: StructureID, _ text: String) async throws {
         let xpan = try Self.extendedPANID(text)
         let directory = try await refreshedDirectory(id)
-        let rows = try await rows(id, directory.records, routersOn: directory.routersOn)
-        guard let row = rows.first(where: { $0.extPanId == xpan }) else {
+        let entries = try await entries(id, directory.records, routersOn: directory.routersOn)
+        guard let row = entries.first(where: { $0.extPanId == xpan }) else {
             throw DaemonError.missing("the structure knows no network \(xpan) ('tbrctl network list' shows its networks)")
         }
         guard row.routers.isEmpty else {
@@ -186,13 +187,13 @@ extension DaemonRuntime {
     /// Signals `Networks` anew: from the store with `routersOn` when the caller has just refreshed the
     /// directory, else after a refresh.
     func signalNetworks(_ id: StructureID, routersOn: [String: [String]]? = nil) async {
-        let rows: [NetworkRow]?
+        let entries: [NetworkEntry]?
         if let routersOn, let record = try? PersistentStructureStore.recordID(id), let records = try? await storedNetworks(record) {
-            rows = try? await self.rows(id, records, routersOn: routersOn)
+            entries = try? await self.entries(id, records, routersOn: routersOn)
         } else {
-            rows = try? await networkRows(id)
+            entries = try? await networkEntries(id)
         }
-        guard let rows else { return }
-        emitStructureChanged(id, [.networks: rows.dbusValue])
+        guard let entries else { return }
+        emitStructureChanged(id, [.networks: entries.map(NetworkDirectory.row).dbusValue])
     }
 }

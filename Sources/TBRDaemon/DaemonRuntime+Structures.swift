@@ -157,7 +157,7 @@ extension DaemonRuntime {
         case .policyStatus: Self.policyRows(try await policyStatus(id))
         case .matterNodes: try await matterNodeRows(id).dbusValue
         case .rooms: try await roomNames(id).dbusValue
-        case .networks: try await networkRows(id).dbusValue
+        case .networks: try await networkEntries(id).map(NetworkDirectory.row).dbusValue
         case .preferredNetwork: .string(try await structures.settings(of: id).defaultThreadNetworkId?.description ?? "")
         case .migration: try await migrationRow(id).dbusValue
         }

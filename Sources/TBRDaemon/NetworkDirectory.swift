@@ -1,5 +1,8 @@
 import Store
 import TBRDBusAPI
+import TBRDocuments
+import DeviceModel
+import TBRFoundation
 
 /// What `Structure1.Networks` shows, from what the store holds and which routers are on which network;
 /// sans I/O, so that stale marking is tested with any "now".
@@ -7,17 +10,26 @@ import TBRDBusAPI
 /// A network is `stale` when no router of the structure is on it and nothing (a router, mDNS, a fetch)
 /// has shown it for `staleAfter` seconds (`network-stale-after`, in days, in tbrd.conf).
 enum NetworkDirectory {
-    static func rows(
-        _ records: [ThreadNetworkRecord], routersOn: [String: [String]], preferred: String?, now: Double, staleAfter: Double
-    ) -> [NetworkRow] {
+    static func entries(
+        structure: String, _ records: [ThreadNetworkRecord], routersOn: [String: [String]], preferred: String?, now: Double, staleAfter: Double
+    ) -> [NetworkEntry] {
         records.map { r in
             let routers = (routersOn[r.extendedPANID] ?? []).sorted()
-            return NetworkRow(
-                extPanId: r.extendedPANID, networkName: r.networkName, channel: UInt16(clamping: r.channel ?? 0),
-                activeTimestamp: r.activeTimestamp ?? 0, source: r.source.rawValue, sourceDetail: r.sourceDetail,
-                lastSeenAt: r.lastSeenAt, routers: routers, credentials: r.dataset != nil,
+            return NetworkEntry(
+                structure: structure, extPanId: r.extendedPANID, networkName: r.networkName, channel: r.channel.flatMap { $0 == 0 ? nil : $0 },
+                activeTimestamp: r.activeTimestamp.flatMap { $0 == 0 ? nil : $0 }, source: r.source.rawValue, sourceDetail: r.sourceDetail,
+                lastSeen: WallTime(secondsSinceEpoch: r.lastSeenAt), routers: routers, credentials: r.dataset != nil,
                 preferred: preferred?.lowercased() == r.extendedPANID,
                 stale: routers.isEmpty && now - r.lastSeenAt > staleAfter)
         }
+    }
+
+    /// `Structure1.Networks`' row of `entry` (D-Bus's 0 for an unknown channel or timestamp).
+    static func row(_ entry: NetworkEntry) -> NetworkRow {
+        NetworkRow(
+            extPanId: entry.extPanId, networkName: entry.networkName, channel: UInt16(clamping: entry.channel ?? 0),
+            activeTimestamp: entry.activeTimestamp ?? 0, source: entry.source, sourceDetail: entry.sourceDetail,
+            lastSeenAt: entry.lastSeen.secondsSinceEpoch, routers: entry.routers, credentials: entry.credentials,
+            preferred: entry.preferred, stale: entry.stale)
     }
 }

@@ -1,5 +1,6 @@
 import Store
 import TBRDBusAPI
+import TBRDocuments
 import Testing
 
 @testable import TBRDaemon
@@ -20,8 +21,9 @@ struct NetworkDirectoryTests {
             Self.record("000000000000000c", lastSeen: 20 * Self.day),
         ]
         let routersOn = ["000000000000000b": ["wpan1", "wpan0"]]
-        func rows(at now: Double) -> [NetworkRow] {
-            NetworkDirectory.rows(records, routersOn: routersOn, preferred: "000000000000000B", now: now, staleAfter: 30 * Self.day)
+        func rows(at now: Double) -> [NetworkEntry] {
+            NetworkDirectory.entries(
+                structure: "Home", records, routersOn: routersOn, preferred: "000000000000000B", now: now, staleAfter: 30 * Self.day)
         }
         #expect(rows(at: 30 * Self.day).map(\.stale) == [false, false, false], "exactly network-stale-after is not yet stale")
         #expect(rows(at: 30 * Self.day + 1).map(\.stale) == [true, false, false])

@@ -52,8 +52,7 @@ extension DaemonRuntime: StructureCore, MatterCore {
 
     /// The network directory of structure `name`, as `tbrctl --json network list --structure` shows it.
     func networks(of name: String) async throws -> [NetworkEntry] {
-        let info = try await structure(named: name)
-        return try await networkRows(info.id).map { NetworkEntry(structure: info.name, $0) }
+        try await networkEntries(try await structure(named: name).id)
     }
 
     func policy(of name: String) async throws -> PolicyView {
