@@ -119,6 +119,8 @@ let package = Package(
         // error and the table every adapter spells it from (docs/architecture.md, "Layers").
         .target(name: "TBRCore", dependencies: ["TBRDocuments", "MatterOnboarding", "MeshCoP", "TBRFoundation"], swiftSettings: strict),
         .target(name: "DeviceModel", dependencies: ["MeshCoP", "TBRFoundation"], swiftSettings: strict),
+        // Pure: a structure's migration and channel change, planned and followed by a sans-IO machine.
+        .target(name: "NetworkMigration", dependencies: ["MeshCoP", "TBRDocuments"], swiftSettings: strict),
         // Pure: parses and generates Matter onboarding payloads; MeshCoP lends it Verhoeff and Secrets.
         .target(name: "MatterOnboarding", dependencies: ["MeshCoP"], swiftSettings: strict),
         // The commissioner seam and its backend, python-matter-server over WebSocket (matter-sim, a separate
@@ -177,7 +179,7 @@ let package = Package(
             name: "TBRDaemon",
             dependencies: [
                 "BorderRouterService", "RouterFleet", "InternetAccessPolicy", "MatterCommissioning", "DeviceModel", "OpenThreadBR",
-                "Store", "DBus", "TBRDBusAPI", "MeshCoP", "Firewall", "TBRCore",
+                "Store", "DBus", "TBRDBusAPI", "MeshCoP", "Firewall", "TBRCore", "NetworkMigration",
                 "TBRLifecycle", "TBRCommandLine", "TBRFoundation", "MDNS", "BorderAgentDiscovery", "MatterCommissioner",
                 "MatterOnboarding", "WebSocket", "HTTP", "OpenThreadREST", "HostNetwork", "EpskcCommissioner", "DTLS",
                 "TBRDocuments", "HTTPServer", "HTTPMessages", "HTTPAPIRouting", "TBRHTTPAdapter",
@@ -215,6 +217,8 @@ let package = Package(
         .testTarget(
             name: "EpskcCommissionerTests", dependencies: ["EpskcCommissioner", "DTLS", "MeshCoP", "BorderAgentDiscovery"],
             swiftSettings: strict),
+        .testTarget(
+            name: "NetworkMigrationTests", dependencies: ["NetworkMigration", "TBRDocuments", "MeshCoP", "TBRTestKit"], swiftSettings: strict),
         .testTarget(name: "StoreTests", dependencies: ["Store", "TBRTestKit"], swiftSettings: strict),
         .testTarget(
             name: "MDNSTests",

@@ -22,7 +22,7 @@ public actor DatabaseActor {
     /// applies `migrations`, synchronously on the caller's thread (it is done once, at startup).
     /// - Throws: ``StoreError``: `.sqlite` when it cannot be opened, `.schemaTooNew` when a newer tbrd
     ///   wrote it, `.migrationFailed` when a migration fails.
-    public init(path: String, options: Database.Options = Database.Options(), migrations: [Migration]) throws(StoreError) {
+    public init(path: String, options: Database.Options = Database.Options(), migrations: [SchemaMigration]) throws(StoreError) {
         let database: Database
         do { database = try Database(path: path, options: options) } catch { throw .sqlite(error) }
         let versions = try database.migrate(migrations)

@@ -58,8 +58,8 @@ extension TBRStore {
     ///
     /// Version 9: `api_tokens(name TEXT PRIMARY KEY, scope read|epskc|admin, hash BLOB (32 bytes), created_at,
     /// last_used_at NULL)`: the HTTPS API's tokens. Only each token's SHA-256 is kept, never the token.
-    public static let migrations: [Migration] = [
-        Migration(version: 1, "structures, routers, memberships, applied policies and the ePSKc journal", sql: """
+    public static let migrations: [SchemaMigration] = [
+        SchemaMigration(version: 1, "structures, routers, memberships, applied policies and the ePSKc journal", sql: """
             CREATE TABLE structures (
                 id                        INTEGER PRIMARY KEY AUTOINCREMENT,
                 name                      TEXT NOT NULL UNIQUE CHECK (length(name) > 0),
@@ -109,11 +109,11 @@ extension TBRStore {
             CREATE INDEX epskc_events_by_router ON epskc_events(router_id, sequence);
             CREATE INDEX epskc_events_by_time ON epskc_events(recorded_at);
             """),
-        Migration(version: 2, "what each router last reported, served while it is offline", sql: """
+        SchemaMigration(version: 2, "what each router last reported, served while it is offline", sql: """
             ALTER TABLE routers ADD COLUMN last_known BLOB;
             ALTER TABLE routers ADD COLUMN last_known_at REAL;
             """),
-        Migration(version: 3, "policy states unsupported and a detail for every state", sql: """
+        SchemaMigration(version: 3, "policy states unsupported and a detail for every state", sql: """
             CREATE TABLE applied_policies_v3 (
                 router_id  TEXT PRIMARY KEY REFERENCES routers(id) ON DELETE CASCADE,
                 option     TEXT,
@@ -128,7 +128,7 @@ extension TBRStore {
             DROP TABLE applied_policies;
             ALTER TABLE applied_policies_v3 RENAME TO applied_policies;
             """),
-        Migration(version: 4, "the Matter nodes commissioned into each structure", sql: """
+        SchemaMigration(version: 4, "the Matter nodes commissioned into each structure", sql: """
             CREATE TABLE matter_nodes (
                 node_id         INTEGER PRIMARY KEY,
                 structure_id    INTEGER NOT NULL REFERENCES structures(id) ON DELETE CASCADE,
@@ -142,7 +142,7 @@ extension TBRStore {
             ) STRICT;
             CREATE INDEX matter_nodes_by_structure ON matter_nodes(structure_id, node_id);
             """),
-        Migration(version: 5, "rooms, and a name and a room for each Matter node", sql: """
+        SchemaMigration(version: 5, "rooms, and a name and a room for each Matter node", sql: """
             CREATE TABLE rooms (
                 structure_id INTEGER NOT NULL REFERENCES structures(id) ON DELETE CASCADE,
                 name         TEXT NOT NULL CHECK (length(name) > 0),
@@ -173,11 +173,11 @@ extension TBRStore {
             CREATE INDEX matter_nodes_by_structure ON matter_nodes(structure_id, node_id);
             CREATE INDEX matter_nodes_by_room ON matter_nodes(structure_id, room);
             """),
-        Migration(version: 6, "border routers on other hosts, reached through their REST API", sql: """
+        SchemaMigration(version: 6, "border routers on other hosts, reached through their REST API", sql: """
             ALTER TABLE routers ADD COLUMN rest_url TEXT CHECK (rest_url IS NULL OR length(rest_url) > 0);
             CREATE UNIQUE INDEX routers_by_rest_url ON routers(rest_url) WHERE rest_url IS NOT NULL;
             """),
-        Migration(version: 7, "a Thread network directory per structure", sql: """
+        SchemaMigration(version: 7, "a Thread network directory per structure", sql: """
             CREATE TABLE thread_networks (
                 structure_id     INTEGER NOT NULL REFERENCES structures(id) ON DELETE CASCADE,
                 ext_pan_id       TEXT NOT NULL CHECK (length(ext_pan_id) = 16),
@@ -193,7 +193,7 @@ extension TBRStore {
                 PRIMARY KEY (structure_id, ext_pan_id)
             ) STRICT;
             """),
-        Migration(version: 8, "the migration lock and last migration of each structure", sql: """
+        SchemaMigration(version: 8, "the migration lock and last migration of each structure", sql: """
             CREATE TABLE network_migrations (
                 structure_id INTEGER PRIMARY KEY REFERENCES structures(id) ON DELETE CASCADE,
                 body         TEXT NOT NULL,
@@ -201,7 +201,7 @@ extension TBRStore {
                 updated_at   REAL NOT NULL
             ) STRICT;
             """),
-        Migration(version: 9, "the HTTPS API's tokens, kept hashed", sql: """
+        SchemaMigration(version: 9, "the HTTPS API's tokens, kept hashed", sql: """
             CREATE TABLE api_tokens (
                 name         TEXT PRIMARY KEY,
                 scope        TEXT NOT NULL CHECK (scope IN ('read', 'epskc', 'admin')),

@@ -1,31 +1,14 @@
 public import DBus
 
-/// What a migration does: `merge` (onto another network), `channel` (the structure's network to another
-/// channel), or none (`""`) for a structure that never had one.
-public enum MigrationKind: String, DBusStringEnum, Codable, Hashable {
-    case none = ""
-    case merge
-    case channel
-}
+public import TBRDocuments
 
-/// Where a migration is: `none` (never had one), `planned` (a dry run: nothing was sent), `pending` (the
-/// delay runs; the structure's lock is held), `done` (every moving router moved), `failed` (at least
-/// one did not), `cancelled`.
-public enum MigrationState: String, DBusStringEnum, Codable, Hashable {
-    case none, planned, pending, done, failed, cancelled
-}
+// A migration's D-Bus form: the documents (TBRDocuments' Migration and MigrationStep) are the values;
+// this declares their struct signatures and the string enums once.
 
-/// What a migration does with one router: `move` (a pending dataset is sent), `stay` (already on the
-/// target), `skip` (not touched: offline at planning time, or on no network).
-public enum MigrationAction: String, DBusStringEnum, Codable, Hashable {
-    case move, stay, skip
-}
-
-/// How one router's step came out: `planned` (a dry run), `pending` (the delay runs), `moved`, `failed`,
-/// `cancelled`, `unchanged` (stay), `skipped`.
-public enum MigrationOutcome: String, DBusStringEnum, Codable, Hashable {
-    case planned, pending, moved, failed, cancelled, unchanged, skipped
-}
+extension MigrationKind: DBusStringEnum {}
+extension MigrationState: DBusStringEnum {}
+extension MigrationAction: DBusStringEnum {}
+extension MigrationOutcome: DBusStringEnum {}
 
 /// One router of a migration or channel change (a row of `MigrationRow.steps`):
 /// `(s router, s transport, s action, s from_ext_pan_id, s from_network_name, q from_channel,
@@ -36,44 +19,15 @@ public enum MigrationOutcome: String, DBusStringEnum, Codable, Hashable {
 /// runs), `moved`, `failed`, `cancelled`, `unchanged` (stay), `skipped`. Timestamps are the Active and
 /// Pending Timestamps' seconds (0: none); `due_at` is when the delay ends, seconds since the Unix epoch
 /// (0: nothing pending). `detail` says why (a failure's reason, what was skipped).
-public struct MigrationStepRow: ContractRow, Codable, Sendable, Hashable {
-    public var router: String
-    public var transport: String
-    public var action: MigrationAction
-    public var fromExtPanId: String
-    public var fromNetworkName: String
-    public var fromChannel: UInt16
-    public var activeTimestamp: UInt64
-    public var pendingTimestamp: UInt64
-    public var delayMs: UInt32
-    public var dueAt: Double
-    public var outcome: MigrationOutcome
-    public var detail: String
+public typealias MigrationStepRow = MigrationStep
 
+extension MigrationStep: ContractRow {
     public static let fields = [
         Argument("router", .string), Argument("transport", .string), Argument("action", .string),
         Argument("from_ext_pan_id", .string), Argument("from_network_name", .string), Argument("from_channel", .uint16),
         Argument("active_timestamp", .uint64), Argument("pending_timestamp", .uint64), Argument("delay_ms", .uint32),
         Argument("due_at", .double), Argument("outcome", .string), Argument("detail", .string),
     ]
-
-    public init(
-        router: String, transport: String, action: MigrationAction, fromExtPanId: String, fromNetworkName: String, fromChannel: UInt16,
-        activeTimestamp: UInt64, pendingTimestamp: UInt64, delayMs: UInt32, dueAt: Double, outcome: MigrationOutcome, detail: String
-    ) {
-        self.router = router
-        self.transport = transport
-        self.action = action
-        self.fromExtPanId = fromExtPanId
-        self.fromNetworkName = fromNetworkName
-        self.fromChannel = fromChannel
-        self.activeTimestamp = activeTimestamp
-        self.pendingTimestamp = pendingTimestamp
-        self.delayMs = delayMs
-        self.dueAt = dueAt
-        self.outcome = outcome
-        self.detail = detail
-    }
 
     public init(dbusValue: DBusValue) throws(DBusValueError) {
         var f = try StructReader(dbusValue, fieldCount: Self.fields.count)
@@ -99,41 +53,14 @@ public struct MigrationStepRow: ContractRow, Codable, Sendable, Hashable {
 /// `""` with state `none` when the structure never had one. `state`: `planned` (a dry run: nothing was
 /// sent), `pending` (the delay runs; the structure's lock is held), `done` (every moving router moved),
 /// `failed` (at least one did not), `cancelled`. Times are seconds since the Unix epoch (0: none).
-public struct MigrationRow: ContractRow, Codable, Sendable, Hashable {
-    public var kind: MigrationKind
-    public var state: MigrationState
-    public var targetExtPanId: String
-    public var targetNetworkName: String
-    public var targetChannel: UInt16
-    public var startedAt: Double
-    public var dueAt: Double
-    public var detail: String
-    public var steps: [MigrationStepRow]
+public typealias MigrationRow = Migration
 
+extension Migration: ContractRow {
     public static let fields = [
         Argument("kind", .string), Argument("state", .string), Argument("target_ext_pan_id", .string),
         Argument("target_network_name", .string), Argument("target_channel", .uint16), Argument("started_at", .double),
-        Argument("due_at", .double), Argument("detail", .string), Argument("steps", .array(MigrationStepRow.dbusType)),
+        Argument("due_at", .double), Argument("detail", .string), Argument("steps", .array(MigrationStep.dbusType)),
     ]
-
-    /// A structure that never had a migration.
-    public static let none = MigrationRow(
-        kind: .none, state: .none, targetExtPanId: "", targetNetworkName: "", targetChannel: 0, startedAt: 0, dueAt: 0, detail: "", steps: [])
-
-    public init(
-        kind: MigrationKind, state: MigrationState, targetExtPanId: String, targetNetworkName: String, targetChannel: UInt16, startedAt: Double,
-        dueAt: Double, detail: String, steps: [MigrationStepRow]
-    ) {
-        self.kind = kind
-        self.state = state
-        self.targetExtPanId = targetExtPanId
-        self.targetNetworkName = targetNetworkName
-        self.targetChannel = targetChannel
-        self.startedAt = startedAt
-        self.dueAt = dueAt
-        self.detail = detail
-        self.steps = steps
-    }
 
     public init(dbusValue: DBusValue) throws(DBusValueError) {
         var f = try StructReader(dbusValue, fieldCount: Self.fields.count)

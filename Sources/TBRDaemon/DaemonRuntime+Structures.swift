@@ -159,7 +159,7 @@ extension DaemonRuntime {
         case .rooms: try await roomNames(id).dbusValue
         case .networks: try await networkEntries(id).map(NetworkDirectory.row).dbusValue
         case .preferredNetwork: .string(try await structures.settings(of: id).defaultThreadNetworkId?.description ?? "")
-        case .migration: try await migrationRow(id).dbusValue
+        case .migration: try await migrations.migration(of: id).dbusValue
         }
     }
 

@@ -51,14 +51,8 @@ actor DaemonRuntime {
     /// The commissioning sessions each caller (by unique name) opened and has not completed or cancelled.
     var commissioningOwners: [String: Set<SessionKey>] = [:]
 
-    /// The structures' migrations whose delay runs (DaemonRuntime+Migration.swift), mirrored in the store.
-    var runningMigrations: [StructureID: MigrationRow] = [:]
-    /// Each structure's last migration once it ended (since tbrd started): a router judged `failed` that
-    /// moves later is recorded there (`movedLate`).
-    var settledMigrations: [StructureID: MigrationRow] = [:]
-    /// Migrations to watch: one entry per start or pick-up, so at most one per structure is waiting
-    /// (each holds its structure's lock); 256 bounds it.
-    let migrationStarts = AsyncStream.makeStream(of: StructureID.self, bufferingPolicy: .bufferingNewest(256))
+    /// The structures' migrations and channel changes.
+    let migrations: StructureMigrations
 
     var exportedRouters: Set<DeviceID> = []
     var exportedStructures: Set<StructureID> = []
@@ -103,6 +97,8 @@ actor DaemonRuntime {
         self.structures = structures
         self.service = service
         self.structureChanges = structures.changes(bufferLimit: 4096)
+        self.migrations = StructureMigrations(
+            service: service, store: store, structures: structures, clock: clock, logger: logger.child("migration"))
         self.authenticator = APIAuthenticator(store: store, logger: logger.child("api"))
         self.infoCache = RouterInfoCache { [store, logger] id, snapshot in
             await Self.persist(snapshot, of: id, in: store, logger: logger)

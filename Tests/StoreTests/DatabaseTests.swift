@@ -160,7 +160,7 @@ struct DatabaseTests {
     func actorWrites() async throws {
         try await withFixture { f in
             let actor = try DatabaseActor(
-                path: f.path, migrations: [Migration(version: 1, "t", sql: "CREATE TABLE t (x INTEGER CHECK (x > 0))")])
+                path: f.path, migrations: [SchemaMigration(version: 1, "t", sql: "CREATE TABLE t (x INTEGER CHECK (x > 0))")])
             try await actor.write { db in try db.execute("INSERT INTO t VALUES (1)") }
             await #expect(throws: SQLiteError.self) {
                 try await actor.write { db in

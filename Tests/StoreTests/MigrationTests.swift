@@ -57,10 +57,10 @@ struct MigrationTests {
     func failingMigrationRollsBack() async throws {
         try await withFixture { f in
             let good = [
-                Migration(version: 1, "a", sql: "CREATE TABLE a (x INTEGER)"),
-                Migration(version: 2, "b", sql: "CREATE TABLE b (x INTEGER); INSERT INTO a VALUES (2)"),
+                SchemaMigration(version: 1, "a", sql: "CREATE TABLE a (x INTEGER)"),
+                SchemaMigration(version: 2, "b", sql: "CREATE TABLE b (x INTEGER); INSERT INTO a VALUES (2)"),
             ]
-            let bad = Migration(version: 3, "c then a mistake", sql: "CREATE TABLE c (x INTEGER); INSERT INTO nowhere VALUES (1)")
+            let bad = SchemaMigration(version: 3, "c then a mistake", sql: "CREATE TABLE c (x INTEGER); INSERT INTO nowhere VALUES (1)")
             do throws(StoreError) {
                 _ = try DatabaseActor(path: f.path, migrations: good + [bad])
                 Issue.record("the failing migration was not reported")
@@ -86,8 +86,8 @@ struct MigrationTests {
     @Test("an older database is upgraded from where it stands")
     func upgradeFromOlderVersion() async throws {
         try await withFixture { f in
-            let v1 = Migration(version: 1, "a", sql: "CREATE TABLE a (x INTEGER); INSERT INTO a VALUES (1)")
-            let v2 = Migration(version: 2, "a.y") { db throws(SQLiteError) in
+            let v1 = SchemaMigration(version: 1, "a", sql: "CREATE TABLE a (x INTEGER); INSERT INTO a VALUES (1)")
+            let v2 = SchemaMigration(version: 2, "a.y") { db throws(SQLiteError) in
                 try db.execute("ALTER TABLE a ADD COLUMN y TEXT")
                 try db.execute("UPDATE a SET y = ?", [.text("migrated")])
             }

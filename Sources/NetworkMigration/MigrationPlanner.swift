@@ -1,27 +1,33 @@
-import DeviceModel
-import MeshCoP
-import TBRDBusAPI
+package import MeshCoP
+package import TBRDocuments
 
 /// What a migration or channel change does to each router of a structure, decided before anything is
 /// sent (docs/architecture.md, "Moving a structure onto one network"). Pure: the daemon reads the routers,
-/// this plans, the daemon sends.
-enum MigrationPlanner {
+/// this plans, the daemon sends; MigrationMachine follows what was sent.
+package enum MigrationPlanner {
     /// One router as planning sees it.
-    struct Router: Sendable {
-        var id: String
-        var transport: String
-        var online: Bool
+    package struct Router: Sendable {
+        package var id: String
+        package var transport: String
+        package var online: Bool
         /// Its active dataset; nil when it has none (or it could not be read).
-        var network: OperationalDataset?
+        package var network: OperationalDataset?
+
+        package init(id: String, transport: String, online: Bool, network: OperationalDataset?) {
+            self.id = id
+            self.transport = transport
+            self.online = online
+            self.network = network
+        }
     }
 
     /// The delay otbr-agent's `AttachAllNodesTo` always gives (D-Bus takes no delay).
-    static let agentDelayMs: UInt32 = 300_000
+    package static let agentDelayMs: UInt32 = 300_000
     /// How long after a router's delay tbrd waits for it to show the target before it says `failed`.
-    static let graceSeconds = 30.0
+    package static let graceSeconds = 30.0
 
     /// Whether `network` is the target: the same Extended PAN ID, PAN ID and channel.
-    static func isOn(_ network: OperationalDataset?, _ target: OperationalDataset) -> Bool {
+    package static func isOn(_ network: OperationalDataset?, _ target: OperationalDataset) -> Bool {
         guard let network else { return false }
         return network.extendedPANID == target.extendedPANID && network.panID == target.panID && network.channel == target.channel
     }
@@ -30,13 +36,13 @@ enum MigrationPlanner {
     /// touched), the others move through a pending dataset carrying the target's Active Timestamp and a
     /// Pending Timestamp of `now`, with `delaySeconds` over REST and the agent's 300 s over D-Bus.
     /// `kind` `channel` moves only the routers on `target`'s Extended PAN ID (the others are skipped).
-    static func plan(
+    package static func plan(
         kind: MigrationKind, target: OperationalDataset, routers: [Router], delaySeconds: UInt32, now: Double, detail: String
-    ) -> MigrationRow {
+    ) -> Migration {
         let stamp = target.activeTimestamp?.seconds ?? 0
         var due = 0.0
-        let steps = routers.sorted { $0.id < $1.id }.map { r -> MigrationStepRow in
-            var step = MigrationStepRow(
+        let steps = routers.sorted { $0.id < $1.id }.map { r -> MigrationStep in
+            var step = MigrationStep(
                 router: r.id, transport: r.transport, action: .skip, fromExtPanId: r.network?.extendedPANID?.description ?? "",
                 fromNetworkName: r.network?.networkName?.rawValue ?? "", fromChannel: r.network?.channel?.number ?? 0,
                 activeTimestamp: 0, pendingTimestamp: 0, delayMs: 0, dueAt: 0, outcome: .skipped, detail: "")
@@ -62,7 +68,7 @@ enum MigrationPlanner {
             }
             return step
         }
-        return MigrationRow(
+        return Migration(
             kind: kind, state: .planned, targetExtPanId: target.extendedPANID?.description ?? "",
             targetNetworkName: target.networkName?.rawValue ?? "", targetChannel: target.channel?.number ?? 0, startedAt: now,
             dueAt: due, detail: detail, steps: steps)
@@ -70,7 +76,7 @@ enum MigrationPlanner {
 
     /// The structure's network on `channel`: the same credentials, an Active Timestamp one second newer
     /// (with the same network key the leader takes a pending dataset only with a newer one).
-    static func onChannel(_ network: OperationalDataset, _ channel: UInt16) -> OperationalDataset {
+    package static func onChannel(_ network: OperationalDataset, _ channel: UInt16) -> OperationalDataset {
         var moved = network
         moved.channel = Channel(channel)
         moved.activeTimestamp = Timestamp(seconds: (network.activeTimestamp?.seconds ?? 0) + 1)
@@ -79,7 +85,7 @@ enum MigrationPlanner {
 
     /// Why `channel` cannot carry `network`, or nil: outside its channel mask, or not supported by the
     /// radio of one of `supported`'s routers (nil mask: the router cannot say, over REST).
-    static func channelProblem(_ channel: UInt16, network: OperationalDataset, supported: [(router: String, mask: UInt32?)]) -> String? {
+    package static func channelProblem(_ channel: UInt16, network: OperationalDataset, supported: [(router: String, mask: UInt32?)]) -> String? {
         guard Channel.page0Channels.contains(channel) else { return "channel \(channel) is not a 2.4 GHz Thread channel (11-26)" }
         if let mask = network.channelMask, let page0 = mask.entries.first(where: { $0.page == 0 }), !page0.channels.contains(channel) {
             return "channel \(channel) is outside the network's channel mask (\(page0))"
@@ -91,7 +97,7 @@ enum MigrationPlanner {
 
     /// `--auto`: the channel whose strongest energy over the routers' scans is lowest, among the allowed
     /// ones; ties go to the lower channel number.
-    static func quietest(_ scans: [[(channel: UInt16, maxRSSI: Int)]], allowed: (UInt16) -> Bool) -> (channel: UInt16, energy: Int)? {
+    package static func quietest(_ scans: [[(channel: UInt16, maxRSSI: Int)]], allowed: (UInt16) -> Bool) -> (channel: UInt16, energy: Int)? {
         var loudest: [UInt16: Int] = [:]
         var seen: [UInt16: Int] = [:]
         for scan in scans {
@@ -108,7 +114,7 @@ enum MigrationPlanner {
     /// The outcome of a step whose router did not show the target by its deadline, from what the router
     /// holds now: `failed`, saying where it is: offline, on no network, still on its network (and whether
     /// another pending dataset replaced tbrd's, or tbrd's is still waiting), or on neither network.
-    static func verdict(_ step: MigrationStepRow, online: Bool, active: OperationalDataset?, pending: OperationalDataset?)
+    package static func verdict(_ step: MigrationStep, online: Bool, active: OperationalDataset?, pending: OperationalDataset?)
         -> (outcome: MigrationOutcome, detail: String)
     {
         guard online else {

@@ -1,9 +1,9 @@
 import MeshCoP
-import TBRDBusAPI
+import TBRDocuments
 import TBRFoundation
 import Testing
 
-@testable import TBRDaemon
+@testable import NetworkMigration
 
 /// What a migration plans per router, which channels a change may use, and what `--auto` picks.
 @Suite struct MigrationPlannerTests {

@@ -4,7 +4,7 @@
 /// version in `PRAGMA user_version`, so a crash between two leaves the database at the last complete
 /// version, and the next open resumes from there. Released migrations are never edited: a change to the
 /// schema is a new migration.
-public struct Migration: Sendable {
+public struct SchemaMigration: Sendable {
     /// The schema version this migration produces (1, 2, 3, …).
     public let version: Int
     /// What it does, for error messages ("structures, routers and the ePSKc journal").
@@ -34,7 +34,7 @@ extension Database {
     ///   newer tbrd (nothing is changed), ``StoreError/migrationFailed(path:version:summary:underlying:)``
     ///   when a migration fails (its transaction is rolled back), ``StoreError/sqlite(_:)`` otherwise.
     @discardableResult
-    public func migrate(_ migrations: [Migration]) throws(StoreError) -> (from: Int, to: Int) {
+    public func migrate(_ migrations: [SchemaMigration]) throws(StoreError) -> (from: Int, to: Int) {
         precondition(
             migrations.map(\.version) == Array(0..<migrations.count).map { $0 + 1 },
             "migrations must be numbered 1, 2, 3, … in order")
