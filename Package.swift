@@ -85,7 +85,8 @@ let package = Package(
 
         // MARK: wrappers
         .target(name: "DBus", dependencies: ["CDBus", "TBRFoundation"], swiftSettings: strict + dbusIncludes),
-        .target(name: "Store", dependencies: ["CSQLite", "TBRFoundation"], swiftSettings: strict),
+        // tbrd's SQLite state, and the stores of the domain's seams over it (structures, Matter nodes).
+        .target(name: "Store", dependencies: ["CSQLite", "TBRFoundation", "DeviceModel", "MeshCoP", "MatterCommissioning", "MatterOnboarding"], swiftSettings: strict),
         .target(name: "MDNS", dependencies: ["CAvahiClient", "TBRFoundation"], swiftSettings: strict),
         .target(name: "Firewall", dependencies: ["TBRFoundation"], swiftSettings: strict),
         // What the host's IPv6 configuration says about reaching a Thread mesh: routes
@@ -158,8 +159,8 @@ let package = Package(
         .target(
             name: "TBRControl",
             dependencies: [
-                "TBRCommandLine", "TBRFoundation", "MeshCoP", "MatterOnboarding", "DBus", "OpenThreadBR", "DeviceModel",
-                "BorderRouterService", "RouterFleet", "TBRDBusAPI", "MDNS", "BorderAgentDiscovery", "TBRLifecycle", "HTTP", "OpenThreadREST",
+                "TBRCommandLine", "TBRFoundation", "MeshCoP", "MatterOnboarding", "DBus", "OpenThreadBR",
+                "BorderRouterService", "TBRDBusAPI", "MDNS", "BorderAgentDiscovery", "TBRLifecycle", "HTTP", "OpenThreadREST",
                 "EpskcCommissioner", "DTLS", "TBRDocuments", "HTTPAPIRouting", "TBRCore",
             ],
             swiftSettings: strict),
@@ -178,11 +179,12 @@ let package = Package(
         .target(
             name: "TBRDaemon",
             dependencies: [
-                "BorderRouterService", "RouterFleet", "InternetAccessPolicy", "MatterCommissioning", "DeviceModel", "OpenThreadBR",
-                "Store", "DBus", "TBRDBusAPI", "MeshCoP", "Firewall", "TBRCore", "NetworkMigration",
-                "TBRLifecycle", "TBRCommandLine", "TBRFoundation", "MDNS", "BorderAgentDiscovery", "MatterCommissioner",
-                "MatterOnboarding", "WebSocket", "HTTP", "OpenThreadREST", "HostNetwork", "EpskcCommissioner", "DTLS",
-                "TBRDocuments", "HTTPServer", "HTTPMessages", "HTTPAPIRouting", "TBRHTTPAdapter",
+                // The domain through its facade (BorderRouterService re-exports RouterFleet, InternetAccessPolicy,
+                // MatterCommissioning, MatterCommissioner and DeviceModel); the rest is wiring and adapters.
+                "BorderRouterService", "OpenThreadBR", "Store", "DBus", "TBRDBusAPI", "MeshCoP", "Firewall", "TBRCore", "NetworkMigration",
+                "TBRLifecycle", "TBRCommandLine", "TBRFoundation", "MDNS", "BorderAgentDiscovery", "MatterOnboarding", "WebSocket",
+                "HTTP", "OpenThreadREST", "HostNetwork", "EpskcCommissioner", "DTLS", "TBRDocuments", "HTTPServer", "HTTPMessages",
+                "HTTPAPIRouting", "TBRHTTPAdapter",
             ],
             swiftSettings: strict),
         // The HTTPS API as a function of the core (TBRCore): request in, response out, no server (tbrd binds

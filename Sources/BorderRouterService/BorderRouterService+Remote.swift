@@ -2,10 +2,10 @@ public import TBRFoundation
 public import RouterFleet
 import InternetAccessPolicy
 import MatterCommissioning
-public import MeshCoP
+package import MeshCoP
 public import DeviceModel
-public import HTTP
-public import OpenThreadREST
+package import HTTP
+package import OpenThreadREST
 
 /// Border routers on other hosts, reached through their otbr-agent's REST API (issue 21). An admin adds
 /// them (tbrd never adds one by itself); they are polled for their presence, and otherwise managed like
@@ -19,14 +19,14 @@ extension BorderRouterService {
     /// configuration's `restTimeout`.
     /// - Throws: ``OpenThreadREST/RESTAgentError``: `unreachable`/`timedOut` when nothing answers,
     ///   `notAnAgent` saying what answered instead.
-    public nonisolated func identifyRESTAgent(at url: HTTPURL) async throws(RESTAgentError) -> RESTAgent.Identity {
+    package nonisolated func identifyRESTAgent(at url: HTTPURL) async throws(RESTAgentError) -> RESTAgent.Identity {
         try await restAgent(url).identify()
     }
 
     /// Adds router `id`, reached through the REST API at `url` (at start, the ones the store remembers),
     /// whose Border Agent ID was last read as `borderAgentID`. It is offline until its first poll answers.
     /// - Throws: ``DeviceModel/HomeError`` `invalidState` when a router already has this id or URL.
-    public func addRemoteRouter(_ id: DeviceID, url: HTTPURL, borderAgentID: BorderAgentID?) throws(HomeError) {
+    package func addRemoteRouter(_ id: DeviceID, url: HTTPURL, borderAgentID: BorderAgentID?) throws(HomeError) {
         if let existing = routers[id] {
             throw HomeError(.invalidState, "there is already a border router \(id) (\(existing.channel.address))")
         }

@@ -1,7 +1,7 @@
 public import RouterFleet
-public import InternetAccessPolicy
+import InternetAccessPolicy
 public import MatterCommissioning
-public import DBus
+package import DBus
 public import MatterCommissioner
 public import DeviceModel
 public import Firewall
@@ -26,7 +26,7 @@ public import TBRFoundation
 /// offline. A service runs once.
 public actor BorderRouterService: HomeBackend {
     /// The bus connection the agents are reached through.
-    public nonisolated let connection: Connection
+    package nonisolated let connection: Connection
     /// The configuration.
     public nonisolated let configuration: BorderRouterServiceConfiguration
     /// Where structures and their settings are kept.
@@ -87,7 +87,7 @@ public actor BorderRouterService: HomeBackend {
     ///   - commissioner: the Matter commissioner devices are handed to; ``MatterCommissioner/NoCommissioner``
     ///     (the default): commissioning calls answer `notSupported`.
     ///   - matterNodes: where commissioned nodes are recorded (default: in memory).
-    public init(
+    package init(
         connection: Connection, configuration: BorderRouterServiceConfiguration = BorderRouterServiceConfiguration(),
         clock: any TBRClock = SystemClock(), logger: Logger = .disabled, eventSink: any EpskcEventSink = NoEventJournal(),
         structureStore: any StructureStore = InMemoryStructureStore(), advertisedNames: any AdvertisedNamesSource = NoAdvertisedNames(),

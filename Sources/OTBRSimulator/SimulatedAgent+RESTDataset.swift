@@ -1,5 +1,4 @@
 import HTTPMessages
-import HTTPServer
 import MeshCoP
 import TBRFoundation
 

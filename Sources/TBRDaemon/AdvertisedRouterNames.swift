@@ -1,9 +1,5 @@
 import TBRFoundation
 import BorderRouterService
-import DeviceModel
-import OpenThreadBR
-import RouterFleet
-import MatterCommissioning
 
 /// The names each router advertises in its `_meshcop._udp` TXT record (`vn`, `mn`), as tbrd's mDNS
 /// follower last matched them: the service's ``BorderRouterService/AdvertisedNamesSource``.

@@ -1,10 +1,7 @@
 import TBRFoundation
 import BorderAgentDiscovery
 import BorderRouterService
-import DeviceModel
 import MeshCoP
-import RouterFleet
-import MatterCommissioning
 
 /// Which Border Agent on the network each router is, and what that tells the service, as a sans-IO
 /// state machine: agents and router identities go in, the changes to carry out come out.

@@ -1,5 +1,5 @@
+import BorderRouterService
 import DBus
-import DeviceModel
 import Store
 import TBRCore
 import TBRDBusAPI

@@ -1,6 +1,5 @@
 import BorderAgentDiscovery
 import BorderRouterService
-import DeviceModel
 import MDNS
 import TBRFoundation
 

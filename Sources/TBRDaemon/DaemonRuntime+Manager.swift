@@ -1,7 +1,5 @@
 import BorderRouterService
 import DBus
-import DeviceModel
-import RouterFleet
 import Store
 import TBRDBusAPI
 import TBRFoundation

@@ -1,13 +1,9 @@
 import BorderRouterService
 import DBus
-import DeviceModel
-import MatterCommissioner
 import MatterOnboarding
 import MeshCoP
 import TBRDBusAPI
 import TBRFoundation
-import RouterFleet
-import MatterCommissioning
 import TBRCore
 
 // Matter commissioning on io.tbrd.Structure1: the methods, the CommissioningProgress signal and the

@@ -1,12 +1,8 @@
 import BorderRouterService
 import DBus
-import DeviceModel
-import MatterCommissioner
 import MatterOnboarding
 import TBRDBusAPI
 import TBRFoundation
-import RouterFleet
-import MatterCommissioning
 
 // The Matter nodes of structures as devices of the home, on io.tbrd.Structure1 (rooms, names, moving,
 // removing, adopting) and io.tbrd.Manager1 (UnclaimedMatterNodes); and the owners of commissioning

@@ -1,6 +1,6 @@
+import BorderRouterService
 import TBRFoundation
 import DBus
-import DeviceModel
 import OpenThreadBR
 import TBRDBusAPI
 

@@ -1,5 +1,5 @@
+import BorderRouterService
 import DBus
-import DeviceModel
 import TBRDBusAPI
 import TBRDocuments
 import TBRFoundation

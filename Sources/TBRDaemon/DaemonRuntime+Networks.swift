@@ -1,6 +1,6 @@
+import BorderRouterService
 import BorderAgentDiscovery
 import DBus
-import DeviceModel
 import EpskcCommissioner
 import MeshCoP
 import Store

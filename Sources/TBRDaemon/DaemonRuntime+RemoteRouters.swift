@@ -1,6 +1,5 @@
 import BorderRouterService
 import DBus
-import DeviceModel
 import HTTP
 import MeshCoP
 import OpenThreadREST

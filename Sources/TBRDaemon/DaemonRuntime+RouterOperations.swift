@@ -1,14 +1,11 @@
 import BorderRouterService
 import DBus
-import DeviceModel
 import FoundationEssentials
 import MeshCoP
 import OpenThreadBR
 import Store
 import TBRDBusAPI
 import TBRFoundation
-import RouterFleet
-import MatterCommissioning
 import TBRCore
 
 // What a router's D-Bus members and the HTTP adapter ask of one router: its readings, ePSKc, join,

@@ -1,14 +1,11 @@
 import BorderRouterService
 import DBus
-import DeviceModel
 import FoundationEssentials
 import MeshCoP
 import OpenThreadBR
 import Store
 import TBRDBusAPI
 import TBRFoundation
-import RouterFleet
-import MatterCommissioning
 import TBRCore
 
 // io.tbrd.BorderRouter1: one object per router at /io/tbrd/router/<id>.

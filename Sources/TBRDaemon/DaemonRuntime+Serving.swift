@@ -1,7 +1,6 @@
 import BorderAgentDiscovery
 import BorderRouterService
 import DBus
-import DeviceModel
 import Firewall
 import HTTPServer
 import FoundationEssentials
@@ -11,9 +10,6 @@ import Store
 import TBRDBusAPI
 import TBRFoundation
 import TBRLifecycle
-import RouterFleet
-import InternetAccessPolicy
-import MatterCommissioning
 
 // Serving: the parts tbrd runs until it stops, taking io.tbrd, and stopping in order
 // (DaemonRuntime.swift builds the runtime).

@@ -1,7 +1,6 @@
 import BorderAgentDiscovery
 import BorderRouterService
 import DBus
-import DeviceModel
 import Firewall
 import HTTPServer
 import FoundationEssentials
@@ -13,9 +12,6 @@ import TBRFoundation
 import TBRLifecycle
 import TBRCore
 import TBRHTTPAdapter
-import RouterFleet
-import InternetAccessPolicy
-import MatterCommissioning
 
 /// tbrd once it has started: every part it runs on is here and non-optional, built by ``start`` before
 /// anything is served, so no handler can observe tbrd half-built.

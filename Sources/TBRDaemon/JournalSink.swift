@@ -1,10 +1,7 @@
 import BorderRouterService
-import DeviceModel
 import FoundationEssentials
 import Store
 import TBRFoundation
-import RouterFleet
-import MatterCommissioning
 
 /// Journals each ePSKc event in the store before the service streams it (and tbrd signals it), so a
 /// watcher replaying from a sequence number never misses an event. The key is never part of an event.

@@ -1,7 +1,7 @@
+import BorderRouterService
 import Store
 import TBRDBusAPI
 import TBRDocuments
-import DeviceModel
 import TBRFoundation
 
 /// What `Structure1.Networks` shows, from what the store holds and which routers are on which network;

@@ -1,5 +1,5 @@
+import BorderRouterService
 import TBRFoundation
-import DeviceModel
 
 /// What tbrd's router properties read from otbr-agent: fresh values kept for at most ``maximumAge``,
 /// and the last values each router reported, served while it is offline and kept across restarts.

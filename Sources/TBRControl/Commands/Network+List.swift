@@ -1,4 +1,4 @@
-import DeviceModel
+import BorderRouterService
 import TBRCommandLine
 import TBRDBusAPI
 import TBRDocuments

@@ -1,5 +1,5 @@
+import BorderRouterService
 import TBRFoundation
-import DeviceModel
 import MatterOnboarding
 
 /// One line of `tbrctl matter commission`: a payload reaching a stage. Its JSON form is the contract

@@ -1,10 +1,8 @@
 import TBRDocuments
 import TBRFoundation
 import BorderRouterService
-import DeviceModel
 import FoundationEssentials
 import OpenThreadBR
-import RouterFleet
 
 /// `epskc watch` without tbrd: this process observes what it can.
 ///

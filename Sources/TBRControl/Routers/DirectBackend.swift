@@ -1,6 +1,5 @@
 import TBRDocuments
 import BorderRouterService
-import DeviceModel
 import OpenThreadBR
 import TBRDBusAPI
 import TBRFoundation

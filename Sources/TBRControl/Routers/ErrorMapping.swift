@@ -2,7 +2,6 @@ import TBRFoundation
 import TBRDBusAPI
 import BorderRouterService
 import DBus
-import DeviceModel
 import OpenThreadBR
 import TBRCommandLine
 import TBRCore

@@ -1,6 +1,6 @@
+import BorderRouterService
 import Synchronization
 import DBus
-import DeviceModel
 import MatterOnboarding
 import TBRDBusAPI
 

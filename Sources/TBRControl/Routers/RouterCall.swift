@@ -1,7 +1,7 @@
+import BorderRouterService
 import TBRDocuments
 import TBRDBusAPI
 import DBus
-import DeviceModel
 
 /// One call of a router's `io.tbrd.BorderRouter1` object, as both ways of reaching tbrd make it: the
 /// member, its arguments, how failures name it, and how its reply reads. ``TbrdBackend`` makes it over

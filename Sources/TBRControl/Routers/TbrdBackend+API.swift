@@ -1,7 +1,7 @@
+import BorderRouterService
 import HTTPAPIRouting
 import TBRCore
 import DBus
-import DeviceModel
 import TBRDBusAPI
 import TBRFoundation
 

@@ -1,8 +1,8 @@
+import BorderRouterService
 import TBRDocuments
 import TBRFoundation
 import TBRDBusAPI
 import DBus
-import DeviceModel
 
 /// `epskc watch` through tbrd, as docs/dbus-api.md says a watcher misses nothing: subscribe to every
 /// router's signals first, then replay the journal (`Manager1.EpskcEvents`), then print live signals

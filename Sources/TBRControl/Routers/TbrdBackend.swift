@@ -1,7 +1,7 @@
+import BorderRouterService
 import TBRDocuments
 import TBRDBusAPI
 import DBus
-import DeviceModel
 import TBRFoundation
 
 /// The device commands over tbrd's D-Bus API (docs/dbus-api.md): `io.tbrd.Manager1` at `/io/tbrd` and

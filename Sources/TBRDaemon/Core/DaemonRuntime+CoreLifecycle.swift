@@ -1,4 +1,3 @@
-import DeviceModel
 import TBRCore
 import TBRFoundation
 

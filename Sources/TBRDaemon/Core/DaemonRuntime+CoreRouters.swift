@@ -1,4 +1,4 @@
-import DeviceModel
+import BorderRouterService
 import MeshCoP
 import Store
 import TBRCore

@@ -1,6 +1,4 @@
 import BorderRouterService
-import DeviceModel
-import MatterCommissioning
 import MatterOnboarding
 import MeshCoP
 import TBRDBusAPI

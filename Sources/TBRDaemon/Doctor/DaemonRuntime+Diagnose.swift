@@ -1,7 +1,6 @@
 import BorderAgentDiscovery
 import BorderRouterService
 import DBus
-import DeviceModel
 import Firewall
 import HostNetwork
 import MeshCoP
@@ -9,8 +8,6 @@ import OpenThreadBR
 import TBRDBusAPI
 import TBRDocuments
 import TBRFoundation
-import RouterFleet
-import MatterCommissioning
 
 extension DaemonRuntime {
     /// How long the readings of one router may take in all.

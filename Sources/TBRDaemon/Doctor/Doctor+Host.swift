@@ -4,8 +4,6 @@ import HostNetwork
 import MeshCoP
 import OpenThreadBR
 import TBRFoundation
-import RouterFleet
-import MatterCommissioning
 
 extension Doctor {
     /// `omr-route`: this host has a route to each OMR prefix of the router's mesh (the kernel's routing

@@ -1,11 +1,8 @@
 import BorderRouterService
-import DeviceModel
 import HostNetwork
 import MeshCoP
 import OpenThreadBR
 import TBRFoundation
-import RouterFleet
-import MatterCommissioning
 
 /// `Manager1.Diagnose`: what is wrong with a border router and this host, from facts already read
 /// (``RouterFacts``, ``HostFacts``). Each check says what it read; none does I/O, so each is tested on

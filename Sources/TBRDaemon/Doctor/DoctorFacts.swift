@@ -1,13 +1,10 @@
 import TBRDocuments
 import BorderAgentDiscovery
 import BorderRouterService
-import DeviceModel
 import HostNetwork
 import MeshCoP
 import OpenThreadBR
 import TBRFoundation
-import RouterFleet
-import MatterCommissioning
 
 /// One check of `tbrctl doctor`: what was read and what it means.
 struct DiagnosticCheck: Sendable, Equatable {

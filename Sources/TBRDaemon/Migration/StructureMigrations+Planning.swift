@@ -1,5 +1,4 @@
 import BorderRouterService
-import DeviceModel
 import FoundationEssentials
 import MeshCoP
 import NetworkMigration

@@ -1,17 +1,17 @@
-import BorderRouterService
-import DeviceModel
-import MatterOnboarding
+package import DeviceModel
+package import MatterOnboarding
 import MeshCoP
-import Store
-import RouterFleet
-import MatterCommissioning
+package import MatterCommissioning
+import TBRFoundation
 
 /// The Matter nodes and the rooms of each structure, kept in tbrd's SQLite store (tables `matter_nodes`
 /// and `rooms`): they survive restarts. Each change is one transaction.
-struct PersistentMatterNodeStore: MatterNodeStore {
-    let store: TBRStore
+package struct PersistentMatterNodeStore: MatterNodeStore {
+    package let store: TBRStore
 
-    func record(_ node: RecordedMatterNode) async throws(HomeError) {
+    package init(store: TBRStore) { self.store = store }
+
+    package func record(_ node: RecordedMatterNode) async throws(HomeError) {
         let structure = try PersistentStructureStore.recordID(node.structure)
         try await call { () throws(StoreError) in
             try await store.recordMatterNode(
@@ -22,7 +22,7 @@ struct PersistentMatterNodeStore: MatterNodeStore {
         }
     }
 
-    func adopt(_ node: CommissionedNodeSummary, into structure: StructureID, backend: String) async throws(HomeError) -> RecordedMatterNode {
+    package func adopt(_ node: CommissionedNodeSummary, into structure: StructureID, backend: String) async throws(HomeError) -> RecordedMatterNode {
         let id = try PersistentStructureStore.recordID(structure)
         return Self.node(
             try await call { () throws(StoreError) in
@@ -31,40 +31,40 @@ struct PersistentMatterNodeStore: MatterNodeStore {
             })
     }
 
-    func name(_ node: NodeID, in structure: StructureID, _ name: String?) async throws(HomeError) -> RecordedMatterNode {
+    package func name(_ node: NodeID, in structure: StructureID, _ name: String?) async throws(HomeError) -> RecordedMatterNode {
         let id = try PersistentStructureStore.recordID(structure)
         return Self.node(try await call { () throws(StoreError) in try await store.nameMatterNode(node.rawValue, in: id, name) })
     }
 
-    func place(_ node: NodeID, in structure: StructureID, room: String?) async throws(HomeError) -> RecordedMatterNode {
+    package func place(_ node: NodeID, in structure: StructureID, room: String?) async throws(HomeError) -> RecordedMatterNode {
         let id = try PersistentStructureStore.recordID(structure)
         return Self.node(try await call { () throws(StoreError) in try await store.placeMatterNode(node.rawValue, in: id, room: room) })
     }
 
-    func forget(_ node: NodeID) async throws(HomeError) {
+    package func forget(_ node: NodeID) async throws(HomeError) {
         _ = try await call { () throws(StoreError) in try await store.removeMatterNode(node.rawValue) }
     }
 
-    func nodes(in structure: StructureID) async throws(HomeError) -> [RecordedMatterNode] {
+    package func nodes(in structure: StructureID) async throws(HomeError) -> [RecordedMatterNode] {
         let id = try PersistentStructureStore.recordID(structure)
         return try await call { () throws(StoreError) in try await store.matterNodes(inStructure: id) }.map(Self.node)
     }
 
-    func allNodes() async throws(HomeError) -> [RecordedMatterNode] {
+    package func allNodes() async throws(HomeError) -> [RecordedMatterNode] {
         try await call { () throws(StoreError) in try await store.allMatterNodes() }.map(Self.node)
     }
 
-    func rooms(in structure: StructureID) async throws(HomeError) -> [String] {
+    package func rooms(in structure: StructureID) async throws(HomeError) -> [String] {
         let id = try PersistentStructureStore.recordID(structure)
         return try await call { () throws(StoreError) in try await store.rooms(inStructure: id) }
     }
 
-    func addRoom(_ room: String, to structure: StructureID) async throws(HomeError) -> [String] {
+    package func addRoom(_ room: String, to structure: StructureID) async throws(HomeError) -> [String] {
         let id = try PersistentStructureStore.recordID(structure)
         return try await call { () throws(StoreError) in try await store.addRoom(room, to: id) }
     }
 
-    func removeRoom(_ room: String, from structure: StructureID) async throws(HomeError) -> [String] {
+    package func removeRoom(_ room: String, from structure: StructureID) async throws(HomeError) -> [String] {
         let id = try PersistentStructureStore.recordID(structure)
         return try await call { () throws(StoreError) in try await store.removeRoom(room, from: id) }
     }
@@ -73,7 +73,7 @@ struct PersistentMatterNodeStore: MatterNodeStore {
         do { return try await body() } catch { throw PersistentStructureStore.homeError(error) }
     }
 
-    static func node(_ r: MatterNodeRecord) -> RecordedMatterNode {
+    package static func node(_ r: MatterNodeRecord) -> RecordedMatterNode {
         RecordedMatterNode(
             nodeID: NodeID(r.nodeID), structure: PersistentStructureStore.id(r.structure), vendorID: r.vendorID, productID: r.productID,
             commissionedAt: WallTime(secondsSinceEpoch: r.commissionedAt), session: r.sessionID.map(CommissioningSessionID.init(rawValue:)),

@@ -1,37 +1,36 @@
-import DeviceModel
+package import DeviceModel
 import MeshCoP
-import Store
 import Synchronization
-import TBRFoundation
+package import TBRFoundation
 
 /// The device model's structures, kept in tbrd's SQLite store: each change is written in one transaction
 /// before it is visible and announced (so before anything is applied to a router); the settings and the
 /// policy status are mirrored in memory only to stream them.
-final class PersistentStructureStore: StructureStore {
-    let store: TBRStore
+package final class PersistentStructureStore: StructureStore {
+    package let store: TBRStore
     private let cells = Locked<[StructureID: AttributeCell<ThreadNetworkSettingsTrait.Attributes>]>([:])
     private let statusCells = Locked<[StructureID: AttributeCell<[RouterPolicyStatus]>]>([:])
     private let changeBroadcaster = EventBroadcaster<StructureChange>()
 
-    init(store: TBRStore) {
+    package init(store: TBRStore) {
         self.store = store
     }
 
     // MARK: StructureStore
 
-    func structures() async throws(HomeError) -> [StructureInfo] {
+    package func structures() async throws(HomeError) -> [StructureInfo] {
         // One snapshot: a structure another client deletes meanwhile is listed whole or not at all.
         let all = try await call { () throws(StoreError) in try await store.structuresWithRouters() }
         return all.map { info($0.structure, $0.routers) }.sorted { ($0.name, $0.id) < ($1.name, $1.id) }
     }
 
-    func createStructure(name: String) async throws(HomeError) -> StructureInfo {
+    package func createStructure(name: String) async throws(HomeError) -> StructureInfo {
         let record = try await call { () throws(StoreError) in try await store.createStructure(named: name) }
         changeBroadcaster.publish(.created(Self.id(record.id)))
         return StructureInfo(id: Self.id(record.id), name: record.name, deviceIDs: [])
     }
 
-    func addDevice(_ device: DeviceID, to structure: StructureID) async throws(HomeError) {
+    package func addDevice(_ device: DeviceID, to structure: StructureID) async throws(HomeError) {
         let recordID = try Self.recordID(structure)
         try await call { () throws(StoreError) in
             if try await store.knownRouter(device) == nil {
@@ -42,11 +41,11 @@ final class PersistentStructureStore: StructureStore {
         changeBroadcaster.publish(.membersChanged(structure))
     }
 
-    func settings(of structure: StructureID) async throws(HomeError) -> ThreadNetworkSettingsTrait.Attributes {
+    package func settings(of structure: StructureID) async throws(HomeError) -> ThreadNetworkSettingsTrait.Attributes {
         try await cell(structure).value
     }
 
-    func updateSettings(
+    package func updateSettings(
         of structure: StructureID, _ change: @Sendable (inout ThreadNetworkSettingsTrait.Attributes) -> Void
     ) async throws(HomeError) -> ThreadNetworkSettingsTrait.Attributes {
         let cell = try await cell(structure)
@@ -60,11 +59,11 @@ final class PersistentStructureStore: StructureStore {
         return updated
     }
 
-    func policyStatus(of structure: StructureID) async throws(HomeError) -> [RouterPolicyStatus] {
+    package func policyStatus(of structure: StructureID) async throws(HomeError) -> [RouterPolicyStatus] {
         try await statusCell(structure).value
     }
 
-    func recordPolicyStatus(
+    package func recordPolicyStatus(
         _ statuses: [RouterPolicyStatus], option: ThreadNetworkSettingsTrait.InternetAccessOption, of structure: StructureID
     ) async throws(HomeError) {
         let cell = try await statusCell(structure)
@@ -77,7 +76,7 @@ final class PersistentStructureStore: StructureStore {
         if cell.set(statuses.sorted { $0.deviceID < $1.deviceID }) { changeBroadcaster.publish(.policyStatusChanged(structure)) }
     }
 
-    func policyStatusUpdates(of structure: StructureID) -> AttributeStream<[RouterPolicyStatus]> {
+    package func policyStatusUpdates(of structure: StructureID) -> AttributeStream<[RouterPolicyStatus]> {
         guard let cell = statusCells.withLock({ $0[structure] }) ?? (cells.withLock({ $0[structure] }) != nil ? loadedStatusCell(structure, []) : nil)
         else {
             let (stream, continuation) = AsyncStream.makeStream(of: [RouterPolicyStatus].self, bufferingPolicy: .bufferingNewest(0))
@@ -87,11 +86,11 @@ final class PersistentStructureStore: StructureStore {
         return cell.stream()
     }
 
-    func changes(bufferLimit: Int) -> EventStream<StructureChange> {
+    package func changes(bufferLimit: Int) -> EventStream<StructureChange> {
         changeBroadcaster.subscribe(bufferLimit: bufferLimit)
     }
 
-    func settingsUpdates<T: Sendable & Equatable>(
+    package func settingsUpdates<T: Sendable & Equatable>(
         of structure: StructureID, _ transform: @escaping @Sendable (ThreadNetworkSettingsTrait.Attributes) -> T
     ) -> AttributeStream<T> {
         guard let cell = cells.withLock({ $0[structure] }) else {
@@ -105,14 +104,14 @@ final class PersistentStructureStore: StructureStore {
     // MARK: beyond the protocol (tbrd's D-Bus API)
 
     /// Removes `device` from `structure`.
-    func removeDevice(_ device: DeviceID, from structure: StructureID) async throws(HomeError) {
+    package func removeDevice(_ device: DeviceID, from structure: StructureID) async throws(HomeError) {
         let recordID = try Self.recordID(structure)
         try await call { () throws(StoreError) in try await store.removeRouter(device, fromStructure: recordID) }
         changeBroadcaster.publish(.membersChanged(structure))
     }
 
     /// Deletes `structure`; its routers become unassigned.
-    func deleteStructure(_ structure: StructureID) async throws(HomeError) {
+    package func deleteStructure(_ structure: StructureID) async throws(HomeError) {
         let recordID = try Self.recordID(structure)
         try await call { () throws(StoreError) in try await store.deleteStructure(recordID) }
         cells.withLock { $0.removeValue(forKey: structure) }?.finish()
@@ -121,7 +120,7 @@ final class PersistentStructureStore: StructureStore {
     }
 
     /// The structure named `name`, or nil (also when it is deleted while it is read).
-    func structure(named name: String) async throws(HomeError) -> StructureInfo? {
+    package func structure(named name: String) async throws(HomeError) -> StructureInfo? {
         guard let record = try await call({ () throws(StoreError) in try await store.structure(named: name) }) else {
             return nil
         }
@@ -129,7 +128,7 @@ final class PersistentStructureStore: StructureStore {
     }
 
     /// The structure with `id`, or nil; its name and routers come from one snapshot.
-    func structure(id: StructureID) async throws(HomeError) -> StructureInfo? {
+    package func structure(id: StructureID) async throws(HomeError) -> StructureInfo? {
         guard let recordID = try? Self.recordID(id) else { return nil }
         guard let found = try await call({ () throws(StoreError) in try await store.structureWithRouters(id: recordID) }) else {
             return nil
@@ -138,7 +137,7 @@ final class PersistentStructureStore: StructureStore {
     }
 
     /// The structure `device` belongs to, or nil.
-    func structure(containing device: DeviceID) async throws(HomeError) -> StructureInfo? {
+    package func structure(containing device: DeviceID) async throws(HomeError) -> StructureInfo? {
         guard let record = try await call({ () throws(StoreError) in try await store.structure(containing: device) }) else {
             return nil
         }
@@ -146,7 +145,7 @@ final class PersistentStructureStore: StructureStore {
     }
 
     /// Loads every structure's settings and policy status into memory (at start-up) so they can be streamed.
-    func load() async throws(HomeError) {
+    package func load() async throws(HomeError) {
         for record in try await call({ () throws(StoreError) in try await store.structures() }) {
             _ = cellFor(record)
             _ = try await statusCell(Self.id(record.id))
@@ -155,21 +154,21 @@ final class PersistentStructureStore: StructureStore {
 
     // MARK: mapping
 
-    static func id(_ record: StructureRecord.ID) -> StructureID { StructureID(String(record.rawValue)) }
+    package static func id(_ record: StructureRecord.ID) -> StructureID { StructureID(String(record.rawValue)) }
 
-    static func recordID(_ id: StructureID) throws(HomeError) -> StructureRecord.ID {
+    package static func recordID(_ id: StructureID) throws(HomeError) -> StructureRecord.ID {
         guard let n = Int64(id.rawValue) else { throw HomeError(.notFound, "there is no structure with the id \(id)") }
         return StructureRecord.ID(rawValue: n)
     }
 
-    static func attributes(_ settings: StructureSettings) -> ThreadNetworkSettingsTrait.Attributes {
+    package static func attributes(_ settings: StructureSettings) -> ThreadNetworkSettingsTrait.Attributes {
         ThreadNetworkSettingsTrait.Attributes(
             internetAccessOption: settings.internetAccessOption.flatMap(ThreadNetworkSettingsTrait.InternetAccessOption.init(rawValue:))
                 ?? .internetAccessOptionUnspecified,
             defaultThreadNetworkId: settings.defaultThreadNetworkID.flatMap { ExtendedPANID($0) })
     }
 
-    static func storeSettings(_ a: ThreadNetworkSettingsTrait.Attributes) -> StructureSettings {
+    package static func storeSettings(_ a: ThreadNetworkSettingsTrait.Attributes) -> StructureSettings {
         StructureSettings(
             internetAccessOption: a.internetAccessOption == .internetAccessOptionUnspecified ? nil : a.internetAccessOption.rawValue,
             defaultThreadNetworkID: a.defaultThreadNetworkId?.description)
@@ -218,7 +217,7 @@ final class PersistentStructureStore: StructureStore {
         }
     }
 
-    static func state(_ s: RouterPolicyStatus.State) -> AppliedPolicy.State {
+    package static func state(_ s: RouterPolicyStatus.State) -> AppliedPolicy.State {
         switch s {
         case .applied: .applied
         case .pending: .pending
@@ -227,7 +226,7 @@ final class PersistentStructureStore: StructureStore {
         }
     }
 
-    static func state(_ s: AppliedPolicy.State) -> RouterPolicyStatus.State {
+    package static func state(_ s: AppliedPolicy.State) -> RouterPolicyStatus.State {
         switch s {
         case .applied: .applied
         case .pending: .pending
@@ -247,7 +246,7 @@ final class PersistentStructureStore: StructureStore {
     /// A store error as the device model's: what names something missing is `notFound`; what the caller
     /// asked wrongly (a name, a room the structure lacks) `invalidArgument`; a node or router already known or a room
     /// still holding nodes `invalidState`; the database failing `failed`.
-    static func homeError(_ error: StoreError) -> HomeError {
+    package static func homeError(_ error: StoreError) -> HomeError {
         switch error {
         case .structureNotFound, .routerNotFound, .routerNotInStructure, .matterNodeNotFound, .tokenNotFound: HomeError(.notFound, error.description)
         case .duplicateStructureName, .invalidStructureName, .routerInAnotherStructure, .invalidArgument, .invalidName, .roomNotFound,
