@@ -105,20 +105,24 @@ extension DaemonRuntime {
         for key in options.keys where key != thisRouterOnly {
             throw DaemonError.invalid("unknown JoinNetwork option \(Quoted(key)) (known: \(thisRouterOnly))")
         }
-        return try await joinNetwork(id, tlvs: tlvs, scope: scope)
+        let response = try await joinNetwork(id, tlvs: tlvs, scope: scope)
+        let delay = response.migrationDelay.map { $0.milliseconds() } ?? 0
+        return JoinNetworkReply(status: OperationStatus(response.status), delayMs: delay, message: response.message ?? "")
     }
 
     /// Router `id` joins the network of Active dataset `tlvs`: alone, or with its whole mesh (through a
-    /// Pending dataset, the agent's delay before the move in the answer).
-    func joinNetwork(_ id: DeviceID, tlvs: [UInt8], scope: ThreadNetworkManagementTrait.JoinScope) async throws -> JoinNetworkReply {
+    /// Pending dataset, the agent's delay before the move in the answer): the trait's response, which
+    /// each adapter maps (`JoinNetworkReply` on D-Bus, `JoinResult` in the core).
+    func joinNetwork(_ id: DeviceID, tlvs: [UInt8], scope: ThreadNetworkManagementTrait.JoinScope) async throws
+        -> ThreadNetworkManagementTrait.JoinNetworkResponse
+    {
         let router = try await requireOnline(id)
         let response = await router.joinNetwork(.init(operationalDatasetTlvs: tlvs, scope: scope))
         await infoCache.invalidate(id)
         if response.status == .invalidArgument {
             throw DaemonError.invalid(response.message ?? "the dataset is not valid")
         }
-        let delay = response.migrationDelay.map { $0.milliseconds() } ?? 0
-        return JoinNetworkReply(status: OperationStatus(response.status), delayMs: delay, message: response.message ?? "")
+        return response
     }
 
     /// Router `id` leaves its network.

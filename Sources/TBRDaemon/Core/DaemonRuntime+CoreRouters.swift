@@ -89,13 +89,10 @@ extension DaemonRuntime: RouterCore, DiagnosticsCore {
                 "the dataset is not a valid complete Active dataset; nothing was sent: " + problems.map(\.description).joined(separator: "; "))
         }
         let id = try await resolve(router)
-        let reply = try await joinNetwork(id, tlvs: tlvs, scope: thisRouterOnly ? .thisRouterOnly : .wholeNetwork)
-        return (
-            id.rawValue,
-            JoinResult(
-                status: reply.status, migrationDelaySeconds: Int(reply.delayMs / 1000),
-                message: reply.status == .success ? nil : reply.message.nilIfEmpty)
-        )
+        let response = try await joinNetwork(id, tlvs: tlvs, scope: thisRouterOnly ? .thisRouterOnly : .wholeNetwork)
+        let status = OperationStatus(response.status)
+        let delay = response.migrationDelay.map { Int($0.milliseconds() / 1000) } ?? 0
+        return (id.rawValue, JoinResult(status: status, migrationDelaySeconds: delay, message: status == .success ? nil : response.message?.nilIfEmpty))
     }
 
     func leave(_ router: String) async throws -> String {
