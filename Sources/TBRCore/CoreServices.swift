@@ -84,5 +84,25 @@ public protocol CoreLifecycle: Sendable {
     func events(bufferLimit: Int) -> EventStream<CoreEvent>
 }
 
-/// All of the core, as an adapter takes it.
-public typealias Core = RouterCore & DiagnosticsCore & StructureCore & MatterCore & TokenCore & CoreLifecycle
+/// All of the core, as an adapter takes it: one service per concern, each owning its state.
+public struct Core: Sendable {
+    public let routers: any RouterCore
+    public let diagnostics: any DiagnosticsCore
+    public let structures: any StructureCore
+    public let matter: any MatterCore
+    public let tokens: any TokenCore
+    public let lifecycle: any CoreLifecycle
+
+    /// The core made of these services.
+    public init(
+        routers: any RouterCore, diagnostics: any DiagnosticsCore, structures: any StructureCore, matter: any MatterCore,
+        tokens: any TokenCore, lifecycle: any CoreLifecycle
+    ) {
+        self.routers = routers
+        self.diagnostics = diagnostics
+        self.structures = structures
+        self.matter = matter
+        self.tokens = tokens
+        self.lifecycle = lifecycle
+    }
+}

@@ -50,7 +50,7 @@ extension DaemonRuntime {
         switch action {
         case .names(let id, let names):
             await advertisedNames.set(names, for: id)
-            await infoCache.invalidate(id)
+            await routers.infoCache.invalidate(id)
             // Names come from the network: shown sanitized.
             logger.info(
                 "a router's advertised names",

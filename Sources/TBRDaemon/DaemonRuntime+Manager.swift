@@ -15,7 +15,7 @@ extension DaemonRuntime {
                 method(API.listBorderRouters) { [self] _ in [await self.listBorderRouters().dbusValue] },
                 method(API.diagnose) { [self] call in [try await self.diagnose(try call.argument(0)).dbusValue] },
                 method(API.findBorderRouter) { [self] call in
-                    [.objectPath(Self.routerPath(try await self.resolve(try call.argument(0))))]
+                    [.objectPath(Self.routerPath(try await self.routers.resolve(try call.argument(0))))]
                 },
                 method(API.listStructures) { [self] _ in
                     let rows = try await self.allStructures().map { StructureRow(path: Self.structurePath($0.id), name: $0.name) }
@@ -58,46 +58,19 @@ extension DaemonRuntime {
             signals: [API.borderRouterAdded, API.borderRouterRemoved, API.structureAdded, API.structureRemoved].map(\.declaration))
     }
 
-    /// The router `text` names (id, interface name or Border Agent ID), or NotFound listing the known ones.
-    func resolve(_ text: String) async throws -> DeviceID {
-        if let id = await service.resolveRouter(text) { return id }
-        let known = await service.deviceIDs().map(\.rawValue)
-        throw DaemonError.missing(
-            "there is no border router \(Quoted(text))" + (known.isEmpty ? " (tbrd knows none)" : " (known: \(known.joined(separator: ", ")))"))
-    }
-
     private func listBorderRouters() async -> [BorderRouterRow] {
-        await routerOverviews().map { o in
+        await routers.routerOverviews().map { o in
             BorderRouterRow(
                 path: Self.routerPath(o.summary.id), id: o.summary.id.rawValue, interface: o.summary.interfaceName?.rawValue ?? "",
-                online: o.summary.isOnline, role: Self.role(of: o.summary), networkName: o.network?.networkName ?? "",
+                online: o.summary.isOnline, role: CoreRouters.role(of: o.summary), networkName: o.network?.networkName ?? "",
                 extPanId: o.network?.extendedPanId.description ?? "", epskcSupported: o.epskcSupported)
         }
-    }
-
-    /// What every router's listing shows, read once for both adapters' lists (`ListBorderRouters`, `GET /routers`).
-    struct RouterOverview: Sendable {
-        var summary: BorderRouterSummary
-        var network: ThreadNetworkManagementTrait.NetworkInfo?
-        var epskcSupported: Bool
-    }
-
-    /// Every router's summary, network and ePSKc support, from the same sources as its own properties:
-    /// one answer per value.
-    func routerOverviews() async -> [RouterOverview] {
-        var overviews: [RouterOverview] = []
-        for summary in await service.routerSummaries() {
-            let network = try? await networkInfo(summary.id)
-            let epskc = (try? await capabilities(summary.id))?.epskcSupported ?? false
-            overviews.append(RouterOverview(summary: summary, network: network ?? nil, epskcSupported: epskc))
-        }
-        return overviews
     }
 
     func epskcEvents(since: UInt64, router: String, limit: UInt32) async throws -> [EpskcJournalRow] {
         var filter: DeviceID?
         if !router.isEmpty {
-            filter = try await resolve(router)
+            filter = try await routers.resolve(router)
         }
         let entries = try await store.epskcEvents(
             since: Int64(clamping: since), router: filter, limit: limit == 0 ? Int(Int32.max) : Int(limit))

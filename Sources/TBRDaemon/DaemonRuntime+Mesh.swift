@@ -10,7 +10,7 @@ extension DaemonRuntime {
         guard (1...Self.energyScanLimitMs).contains(milliseconds) else {
             throw DaemonError.invalid("the scan duration is 1 to \(Self.energyScanLimitMs) ms per channel (otbr-agent takes less than 65535)")
         }
-        _ = try await requireOnline(id)
+        _ = try await routers.requireOnline(id)
         return try await service.energyScan(of: id, duration: .milliseconds(Int64(milliseconds)))
     }
 

@@ -63,7 +63,7 @@ extension DaemonRuntime {
     /// Removes border router `text` (one on another host): out of its structure first, then forgotten by
     /// the service and the store; its object goes with a `BorderRouterRemoved` signal.
     func removeRemoteBorderRouter(_ text: String) async throws {
-        let id = try await resolve(text)
+        let id = try await routers.resolve(text)
         guard await service.transport(of: id) == .rest else {
             throw DaemonError.invalid(
                 "\(id) is an otbr-agent on this host's bus: tbrd follows it as long as it runs and cannot remove it")
@@ -73,7 +73,7 @@ extension DaemonRuntime {
         }
         try await service.removeRemoteRouter(id)
         do { try await store.forgetRouter(id) } catch StoreError.routerNotFound {} catch { throw DaemonError.core(error) }
-        await infoCache.invalidate(id)
+        await routers.infoCache.invalidate(id)
         await unexportRouter(id)
         logger.notice("border router on another host removed", [("router", id.rawValue)])
     }

@@ -25,11 +25,11 @@ extension DaemonRuntime {
                 await recordRouter(id)
                 await exportRouter(id)
             case .online(let id):
-                await infoCache.invalidate(id)
+                await routers.infoCache.invalidate(id)
                 await recordRouter(id)
                 publishRouterToAPI(id, online: true)
             case .offline(let id):
-                await infoCache.invalidate(id)
+                await routers.infoCache.invalidate(id)
                 publishRouterToAPI(id, online: false)
                 do { try await store.markRouterOffline(id) } catch StoreError.routerNotFound {
                     // removed meanwhile
@@ -59,7 +59,7 @@ extension DaemonRuntime {
                     for await summary in updates {
                         var changed: [RouterProperty: DBusValue] = [:]
                         if summary.isOnline != last?.isOnline { changed[.online] = .bool(summary.isOnline) }
-                        if last.map(Self.role(of:)) != Self.role(of: summary) { changed[.role] = .string(Self.role(of: summary)) }
+                        if last.map(CoreRouters.role(of:)) != CoreRouters.role(of: summary) { changed[.role] = .string(CoreRouters.role(of: summary)) }
                         if summary.borderAgentID != last?.borderAgentID {
                             changed[.borderAgentId] = .string(summary.borderAgentID.map { Hex.encode($0.bytes) } ?? "")
                         }
@@ -124,18 +124,13 @@ extension DaemonRuntime {
         }
     }
 
-    /// The backend of router `id`, or `io.tbrd.Error.NotFound`.
-    func backend(_ id: DeviceID) async throws -> any BorderRouterBackend {
-        try await service.borderRouter(id, refreshing: false)
-    }
-
     nonisolated func routerInterface(_ id: DeviceID) -> Interface {
         typealias API = TBRDBusAPI.BorderRouter
         return Interface(
             API.interface,
             methods: [
                 method(API.activateEpskcMode) { [self] call in
-                    let response = try await self.startEpskc(id, seconds: try call.argument(0))
+                    let response = try await self.routers.startEpskc(id, seconds: try call.argument(0))
                     return ActivateEpskcReply(
                         status: OperationStatus(response.status), epskc: response.epskc?.digits ?? "",
                         validSeconds: UInt16(clamping: response.validDurationSeconds)
@@ -143,19 +138,19 @@ extension DaemonRuntime {
                 },
                 method(API.deactivateEpskcMode) { [self] call in
                     let retain: Bool = try call.argument(0)
-                    try await self.requireOnline(id).deactivateEpskcMode(retainActiveSession: retain)
+                    try await self.routers.requireOnline(id).deactivateEpskcMode(retainActiveSession: retain)
                     return []
                 },
                 method(API.joinNetwork) { [self] call in
                     try await self.joinNetwork(id, tlvs: try call.argument(0), options: try call.argument(1)).arguments
                 },
                 method(API.leaveNetwork) { [self] _ in
-                    try await self.leaveNetwork(id)
+                    try await self.routers.leaveNetwork(id)
                     return []
                 },
-                method(API.getActiveDataset) { [self] _ in [.bytes(try await self.dataset(id, pending: false))] },
-                method(API.getPendingDataset) { [self] _ in [.bytes(try await self.dataset(id, pending: true))] },
-                method(API.getMeshTopology) { [self] _ in MeshTopologyReply(try await self.meshView(id).topology).arguments },
+                method(API.getActiveDataset) { [self] _ in [.bytes(try await self.routers.dataset(id, pending: false))] },
+                method(API.getPendingDataset) { [self] _ in [.bytes(try await self.routers.dataset(id, pending: true))] },
+                method(API.getMeshTopology) { [self] _ in MeshTopologyReply(try await self.routers.meshView(id).topology).arguments },
                 method(API.energyScan) { [self] call in
                     [Self.energyScanValue(try await self.energyScan(id, milliseconds: try call.argument(0)))]
                 },
@@ -168,24 +163,24 @@ extension DaemonRuntime {
     func value(of p: RouterProperty, router id: DeviceID) async throws -> DBusValue {
         switch p {
         case .id: return .string(id.rawValue)
-        case .interface: return .string(try await summary(id).interfaceName?.rawValue ?? "")
-        case .transport: return .string(try await summary(id).transport.rawValue)
-        case .address: return .string(try await summary(id).address)
-        case .online: return .bool(try await summary(id).isOnline)
-        case .borderAgentId: return .string(try await summary(id).borderAgentID.map { Hex.encode($0.bytes) } ?? "")
-        case .role: return .string(Self.role(of: try await summary(id)))
-        case .epskcActive: return .bool(try await summary(id).epskcSessionOpen)
-        case .networkName: return .string(try await networkInfo(id)?.networkName ?? "")
-        case .panId: return .uint16(try await networkInfo(id)?.panId.rawValue ?? 0xFFFF)
-        case .extPanId: return .string(try await networkInfo(id)?.extendedPanId.description ?? "")
-        case .channel: return .uint16(try await networkInfo(id)?.channel.number ?? 0)
-        case .epskcSupported: return .bool(try await capabilities(id).epskcSupported)
-        case .internetAccessCapability: return .string(try await capabilities(id).internetAccessOption.rawValue)
-        case .vendorName: return .string(try await basicInformation(id).vendorName)
-        case .productName: return .string(try await basicInformation(id).productName)
-        case .softwareVersion: return .string(try await basicInformation(id).softwareVersion)
-        case .vendorId: return .uint16(try await basicInformation(id).vendorID ?? 0)
-        case .productId: return .uint16(try await basicInformation(id).productID ?? 0)
+        case .interface: return .string(try await routers.summary(id).interfaceName?.rawValue ?? "")
+        case .transport: return .string(try await routers.summary(id).transport.rawValue)
+        case .address: return .string(try await routers.summary(id).address)
+        case .online: return .bool(try await routers.summary(id).isOnline)
+        case .borderAgentId: return .string(try await routers.summary(id).borderAgentID.map { Hex.encode($0.bytes) } ?? "")
+        case .role: return .string(CoreRouters.role(of: try await routers.summary(id)))
+        case .epskcActive: return .bool(try await routers.summary(id).epskcSessionOpen)
+        case .networkName: return .string(try await routers.networkInfo(id)?.networkName ?? "")
+        case .panId: return .uint16(try await routers.networkInfo(id)?.panId.rawValue ?? 0xFFFF)
+        case .extPanId: return .string(try await routers.networkInfo(id)?.extendedPanId.description ?? "")
+        case .channel: return .uint16(try await routers.networkInfo(id)?.channel.number ?? 0)
+        case .epskcSupported: return .bool(try await routers.capabilities(id).epskcSupported)
+        case .internetAccessCapability: return .string(try await routers.capabilities(id).internetAccessOption.rawValue)
+        case .vendorName: return .string(try await routers.basicInformation(id).vendorName)
+        case .productName: return .string(try await routers.basicInformation(id).productName)
+        case .softwareVersion: return .string(try await routers.basicInformation(id).softwareVersion)
+        case .vendorId: return .uint16(try await routers.basicInformation(id).vendorID ?? 0)
+        case .productId: return .uint16(try await routers.basicInformation(id).productID ?? 0)
         case .structure: return .string(try await structures.structure(containing: id)?.name ?? "")
         }
     }

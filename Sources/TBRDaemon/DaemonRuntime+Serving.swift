@@ -150,7 +150,7 @@ extension DaemonRuntime {
             }
         }
         await restoreRemoteRouters(known)
-        await infoCache.restore(snapshots)
+        await routers.infoCache.restore(snapshots)
     }
 
     /// The journal's open sessions (activated, never deactivated) go back to the service, which detects

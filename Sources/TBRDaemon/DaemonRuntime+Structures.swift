@@ -66,7 +66,7 @@ extension DaemonRuntime {
 
     func addBorderRouter(_ structureName: String, _ router: String) async throws {
         let info = try await structure(named: structureName)
-        let id = try await resolve(router)
+        let id = try await routers.resolve(router)
         try await structures.addDevice(id, to: info.id)
         await service.policySettled()
         emitStructureChanged(info.id, [.borderRouters: try await routerPaths(info.id)])
@@ -75,7 +75,7 @@ extension DaemonRuntime {
 
     func removeBorderRouter(_ structureName: String, _ router: String) async throws {
         let info = try await structure(named: structureName)
-        let id = try await resolve(router)
+        let id = try await routers.resolve(router)
         try await structures.removeDevice(id, from: info.id)
         await service.policySettled()
         emitStructureChanged(info.id, [.borderRouters: try await routerPaths(info.id)])

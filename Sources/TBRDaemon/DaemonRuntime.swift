@@ -27,8 +27,8 @@ actor DaemonRuntime {
     let notifier: ServiceNotifier
     /// The calls being served; closed on shutdown.
     let calls = CallGate()
-    /// Router properties read from the agents, served for up to a second; the last ones while offline.
-    let infoCache: RouterInfoCache
+    /// The core's routers and their ePSKc (with the cache of what each router last reported).
+    let routers: CoreRouters
     /// Routers whose summary changes are to be followed (fed by exportRouter, drained by followSummaries).
     /// Unbounded: one element per router added, none may be lost.
     let newRouters = AsyncStream.makeStream(of: DeviceID.self, bufferingPolicy: .unbounded)
@@ -96,9 +96,7 @@ actor DaemonRuntime {
         self.migrations = StructureMigrations(
             service: service, store: store, structures: structures, clock: clock, logger: logger.child("migration"))
         self.authenticator = APIAuthenticator(store: store, logger: logger.child("api"))
-        self.infoCache = RouterInfoCache { [store, logger] id, snapshot in
-            await Self.persist(snapshot, of: id, in: store, logger: logger)
-        }
+        self.routers = CoreRouters(service: service, store: store, logger: logger.child("routers"))
     }
 
     /// Opens the state database and the bus connection and builds the border router service over them.

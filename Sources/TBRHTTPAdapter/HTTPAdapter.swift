@@ -16,7 +16,7 @@ public import TBRFoundation
 /// libmicrohttpd server (HTTPServer) and runs ``run()`` (the core's events to the event streams) in its
 /// service group.
 public final class HTTPAdapter: Sendable {
-    let core: any Core
+    let core: Core
     let logger: Logger
     /// The clients' event streams (`GET /api/v1/events`).
     let events: APIEventHub
@@ -26,11 +26,11 @@ public final class HTTPAdapter: Sendable {
     /// The adapter over `core`, logging what callers ask for (with the token's name, never a secret).
     /// Each client's stream holds at most `eventCapacity` events; the core's events wait for ``run()``
     /// up to 1,024 (more are dropped and counted).
-    public init(core: any Core, logger: Logger, eventCapacity: Int = 256) {
+    public init(core: Core, logger: Logger, eventCapacity: Int = 256) {
         self.core = core
         self.logger = logger
         self.events = APIEventHub(capacity: eventCapacity)
-        self.coreEvents = core.events(bufferLimit: 1024)
+        self.coreEvents = core.lifecycle.events(bufferLimit: 1024)
     }
 
     /// How many clients hold an event stream open.
@@ -38,7 +38,7 @@ public final class HTTPAdapter: Sendable {
 
     /// Whether the head of a request shows a valid token (``HTTPServer/Admission``).
     public func admits(_ head: HTTPServerRequest) async -> Bool {
-        await core.admits(head.headers["authorization"])
+        await core.tokens.admits(head.headers["authorization"])
     }
 
     /// Answers one request.
@@ -56,7 +56,7 @@ public final class HTTPAdapter: Sendable {
         }
         // A request whose connection was not admitted (its token was revoked, or created, between its head
         // and now) had its body dropped: it is refused as one without a token.
-        guard let principal = await core.authenticate(request.headers["authorization"], client: request.clientAddress), request.trusted
+        guard let principal = await core.tokens.authenticate(request.headers["authorization"], client: request.clientAddress), request.trusted
         else {
             var response = Self.problem(APIProblem(.unauthorized, "send a token: Authorization: Bearer TOKEN (tbrctl api token create)"))
             response.headers["WWW-Authenticate"] = #"Bearer realm="tbrd""#
@@ -71,7 +71,7 @@ public final class HTTPAdapter: Sendable {
         }
         do {
             // Through the core's call gate, as D-Bus calls: a stopping tbrd refuses new requests and lets these finish.
-            return try await core.serving { try await self.serve(route, request, principal) }
+            return try await core.lifecycle.serving { try await self.serve(route, request, principal) }
         } catch {
             return Self.problem(APIProblem.from(error))
         }
@@ -115,7 +115,7 @@ public final class HTTPAdapter: Sendable {
         let (id, stream) = events.subscribe(holding: since != nil)
         if let since {
             var last = since
-            for entry in try await core.epskcJournal(since: since, limit: 10_000) {
+            for entry in try await core.routers.epskcJournal(since: since, limit: 10_000) {
                 if let event = Self.event(.epskc(entry)) { events.send(event, to: id) }
                 last = max(last, Int64(clamping: entry.sequence))
             }

@@ -51,7 +51,7 @@ import Testing
         try await eventually("tbrd owns io.tbrd", wakingOn: env.client.ownerWakeups(of: "io.tbrd")) {
             try await env.client.nameOwner(of: "io.tbrd") != nil
         }
-        let adapter = HTTPAdapter(core: runtime, logger: Logger(label: "api", minimumLevel: .debug, sink: records))
+        let adapter = HTTPAdapter(core: runtime.core, logger: Logger(label: "api", minimumLevel: .debug, sink: records))
         return Rig(runtime: runtime, adapter: adapter, serving: serving, forwarding: Task { await adapter.run() }, records: records)
     }
 

@@ -1,16 +1,14 @@
-import HTTPAPIRouting
 import TBRCore
 import FoundationEssentials
 import MeshCoP
 import Store
-import TBRDBusAPI
 import TBRFoundation
 
 /// Checks the HTTPS API's bearer tokens against their hashes in the store, and slows down a client
 /// address that keeps failing: after ``freeFailures`` failures within ``window``, each further failure
 /// is answered only after a delay that doubles, up to ``maximumDelay``. A success clears the address.
 /// Tokens are never logged; a failure is logged with the client's address only.
-actor APIAuthenticator {
+actor APIAuthenticator: TokenCore {
     private let store: TBRStore
     private let logger: Logger
     private var failures: [String: (count: Int, last: ContinuousClock.Instant)] = [:]

@@ -36,7 +36,7 @@ extension DaemonRuntime {
         }
         Self.raiseDescriptorLimit(to: 4096, logger: logger)
         // The HTTP adapter over this core, bound to libmicrohttpd: the server calls the adapter, nothing else.
-        let adapter = HTTPAdapter(core: self, logger: logger.child("api"))
+        let adapter = HTTPAdapter(core: core, logger: logger.child("api"))
         let server: HTTPServer
         do {
             // A connection is admitted by a valid token in its head: only then is its body read, and only

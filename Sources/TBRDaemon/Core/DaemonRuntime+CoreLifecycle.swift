@@ -1,15 +1,9 @@
 import TBRCore
 import TBRFoundation
 
-// The core's tokens, its call gate and its events (TBRCore's TokenCore and CoreLifecycle).
+// The core's call gate and its events (TBRCore's CoreLifecycle), and the core as the adapters take it.
 
-extension DaemonRuntime: TokenCore, CoreLifecycle {
-    func authenticate(_ authorization: String?, client: String) async -> APIPrincipal? {
-        await authenticator.authenticate(authorization, client: client)
-    }
-
-    nonisolated func admits(_ authorization: String?) async -> Bool { await authenticator.admits(authorization) }
-
+extension DaemonRuntime: CoreLifecycle {
     /// Serves one call of an adapter through the call gate; whatever the parts underneath throw (the device
     /// model, the store, a bus) leaves as the core's one error (``DaemonError/core(_:)``).
     nonisolated func serving<T: Sendable>(_ body: () async throws -> T) async throws -> T {
@@ -17,4 +11,13 @@ extension DaemonRuntime: TokenCore, CoreLifecycle {
     }
 
     nonisolated func events(bufferLimit: Int) -> EventStream<CoreEvent> { coreEvents.subscribe(bufferLimit: bufferLimit) { $0 } }
+}
+
+extension DaemonRuntime {
+    /// The core as the adapters take it: the routers (``CoreRouters``) and the tokens (``APIAuthenticator``)
+    /// are services of their own; structures, Matter, diagnostics and the call gate are still answered by
+    /// this actor (docs/architecture.md, "Layers").
+    nonisolated var core: Core {
+        Core(routers: routers, diagnostics: self, structures: self, matter: self, tokens: authenticator, lifecycle: self)
+    }
 }

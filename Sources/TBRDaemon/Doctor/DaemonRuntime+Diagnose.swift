@@ -16,7 +16,7 @@ extension DaemonRuntime {
     /// The doctor's checks of router `text` (empty: the only router) and of this host.
     func doctorChecks(_ text: String) async throws -> [DoctorCheck] {
         let id = try await diagnosedRouter(text)
-        let summary = try await summary(id)
+        let summary = try await routers.summary(id)
         async let host = hostFacts()
         let router = await routerFacts(summary)
         return Doctor.checks(router, host: await host).map {
@@ -30,7 +30,7 @@ extension DaemonRuntime {
     }
 
     private func diagnosedRouter(_ text: String) async throws -> DeviceID {
-        guard text.isEmpty else { return try await resolve(text) }
+        guard text.isEmpty else { return try await routers.resolve(text) }
         let ids = await service.deviceIDs()
         guard ids.count == 1, let only = ids.first else {
             throw DaemonError.invalid(

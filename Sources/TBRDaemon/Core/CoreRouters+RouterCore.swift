@@ -5,12 +5,11 @@ import TBRCore
 import TBRDocuments
 import TBRFoundation
 
-// The core's calls about routers, their ePSKc and their mesh (TBRCore's RouterCore and DiagnosticsCore),
-// answered with the documents tbrctl prints (TBRDocuments) from tbrd's own state: the same values its
-// D-Bus properties give, so `GET /api/v1/routers/{id}` and `tbrctl --json info` print one document.
-// Every error is the core's (``DaemonRuntime/serving(_:)`` makes any other one a CoreError).
+// The core's calls about routers, their ePSKc and their mesh, answered with the documents tbrctl prints
+// (TBRDocuments) from the same readings the D-Bus properties serve, so `GET /api/v1/routers/{id}` and
+// `tbrctl --json info` print one document.
 
-extension DaemonRuntime: RouterCore, DiagnosticsCore {
+extension CoreRouters: RouterCore {
     /// Every router as `tbrctl --json list` shows it, sorted by id.
     func routerListings() async -> [RouterListing] {
         await routerOverviews().map { o in
@@ -144,11 +143,5 @@ extension DaemonRuntime: RouterCore, DiagnosticsCore {
             throw CoreError(.failed, "drawing the mesh failed: dot exited with status \(result.status): \(why.prefix(200))")
         }
         return Array(result.stdout.utf8)
-    }
-
-    /// The doctor's checks of `router` and this host, as `tbrctl --json doctor` shows them.
-    func doctor(_ router: String) async throws -> DoctorReport {
-        let id = try await resolve(router)
-        return DoctorReport(router: id.rawValue, checks: try await doctorChecks(id.rawValue))
     }
 }

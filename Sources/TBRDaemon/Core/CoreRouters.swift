@@ -1,0 +1,176 @@
+import BorderRouterService
+import FoundationEssentials
+import MeshCoP
+import Store
+import TBRCore
+import TBRDocuments
+import TBRFoundation
+
+/// The core's routers and their ePSKc (TBRCore's ``TBRCore/RouterCore``) and what every other part asks
+/// of one router: its summary, its readings through the cache (the last known ones while it is offline),
+/// ePSKc, join, leave, its datasets and its mesh. It owns the cache of what each router last reported.
+/// Every error is the core's (``DaemonRuntime/serving(_:)`` makes any other one a CoreError).
+actor CoreRouters {
+    let service: BorderRouterService
+    let store: TBRStore
+    let logger: Logger
+    /// Router properties read from the agents, served for up to a second; the last ones while offline.
+    let infoCache: RouterInfoCache
+
+    init(service: BorderRouterService, store: TBRStore, logger: Logger) {
+        self.service = service
+        self.store = store
+        self.logger = logger
+        self.infoCache = RouterInfoCache { [store, logger] id, snapshot in
+            await Self.persist(snapshot, of: id, in: store, logger: logger)
+        }
+    }
+
+    /// The router `text` names (id, interface name or Border Agent ID), or NotFound listing the known ones.
+    func resolve(_ text: String) async throws -> DeviceID {
+        if let id = await service.resolveRouter(text) { return id }
+        let known = await service.deviceIDs().map(\.rawValue)
+        throw DaemonError.missing(
+            "there is no border router \(Quoted(text))" + (known.isEmpty ? " (tbrd knows none)" : " (known: \(known.joined(separator: ", ")))"))
+    }
+
+    /// The backend of router `id`, or `io.tbrd.Error.NotFound`.
+    func backend(_ id: DeviceID) async throws -> any BorderRouterBackend {
+        try await service.borderRouter(id, refreshing: false)
+    }
+
+    /// What every router's listing shows, read once for both adapters' lists (`ListBorderRouters`, `GET /routers`).
+    struct RouterOverview: Sendable {
+        var summary: BorderRouterSummary
+        var network: ThreadNetworkManagementTrait.NetworkInfo?
+        var epskcSupported: Bool
+    }
+
+    /// Every router's summary, network and ePSKc support, from the same sources as its own properties:
+    /// one answer per value.
+    func routerOverviews() async -> [RouterOverview] {
+        var overviews: [RouterOverview] = []
+        for summary in await service.routerSummaries() {
+            let network = try? await networkInfo(summary.id)
+            let epskc = (try? await capabilities(summary.id))?.epskcSupported ?? false
+            overviews.append(RouterOverview(summary: summary, network: network ?? nil, epskcSupported: epskc))
+        }
+        return overviews
+    }
+
+    /// The role tbrd reports: the agent's while it is online, "" while it is not (never a stale one).
+    static func role(of summary: BorderRouterSummary) -> String {
+        summary.isOnline ? summary.role?.wireName ?? "" : ""
+    }
+
+    func summary(_ id: DeviceID) async throws -> BorderRouterSummary {
+        guard let summary = await service.routerSummaries().first(where: { $0.id == id }) else {
+            throw DaemonError.missing("there is no border router \(id)")
+        }
+        return summary
+    }
+
+    // What otbr-agent reports, read through the cache. While a router is offline (or its agent stops
+    // answering) the values it last reported are served, so that a GetAll never fails for it; a router
+    // never seen online has the explicit empty values. One source per value: ListBorderRouters reads
+    // through the same functions.
+
+    func networkInfo(_ id: DeviceID) async throws -> ThreadNetworkManagementTrait.NetworkInfo? {
+        let router = try await backend(id)
+        guard router.isOnline else { return await infoCache.snapshot(id).network }
+        do {
+            return try await infoCache.networkInfo(id) { try await router.networkInfo() }
+        } catch let error as HomeError where error.code == .unavailable {
+            return await infoCache.snapshot(id).network
+        }
+    }
+
+    func capabilities(_ id: DeviceID) async throws -> ThreadNetworkCapabilitiesTrait.Attributes {
+        let router = try await backend(id)
+        let known = { await self.infoCache.snapshot(id).capabilities ?? .init(epskcSupported: false, internetAccessOption: .unspecified) }
+        guard router.isOnline else { return await known() }
+        do {
+            return try await infoCache.capabilities(id) { try await router.capabilities() }
+        } catch let error as HomeError where error.code == .unavailable {
+            return await known()
+        }
+    }
+
+    func basicInformation(_ id: DeviceID) async throws -> BasicInformationTrait.Attributes {
+        let router = try await backend(id)
+        let known = { await self.infoCache.snapshot(id).basicInformation ?? .unknown }
+        guard router.isOnline else { return await known() }
+        do {
+            return try await infoCache.basicInformation(id) { try await router.basicInformation() }
+        } catch let error as HomeError where error.code == .unavailable {
+            return await known()
+        }
+    }
+
+    /// Stores what `id` last reported, so that it is served while the router is offline, after restarts too.
+    static func persist(_ snapshot: RouterSnapshot, of id: DeviceID, in store: TBRStore, logger: Logger) async {
+        do {
+            try await store.setLastKnown(Array(try JSONEncoder().encode(snapshot)), of: id)
+        } catch {
+            logger.warning("could not store what a router last reported", [("router", id.rawValue), ("error", "\(error)")])
+        }
+    }
+
+    /// Fails with `Unavailable` when the agent of `id` is not on the bus: the same answer for every
+    /// operation that needs it.
+    func requireOnline(_ id: DeviceID) async throws -> any BorderRouterBackend {
+        let router = try await backend(id)
+        guard router.isOnline else { throw CoreError(.unavailable, "the otbr-agent of \(id) is not running") }
+        return router
+    }
+
+    /// Starts an ePSKc on router `id` for `seconds` (0: the agent's default). The key goes to this caller only;
+    /// it is never logged or stored.
+    func startEpskc(_ id: DeviceID, seconds: UInt16) async throws -> ThreadNetworkManagementTrait.ActivateEpskcModeResponse {
+        let request = ThreadNetworkManagementTrait.ActivateEpskcModeRequest(
+            requestedDurationSeconds: seconds == 0 ? nil : Int(seconds))
+        // A bad argument is an error with its sentence (docs/dbus-api.md); statuses say how the router answered.
+        _ = try request.validatedDurationSeconds()
+        let router = try await requireOnline(id)
+        let response = await router.activateEpskcMode(request)
+        // A failure with its reason is an error carrying the sentence (docs/dbus-api.md).
+        if response.status == .failed { throw CoreError(.failed, response.message ?? "ActivateEpskcMode on \(id) failed") }
+        return response
+    }
+
+    /// Router `id` joins the network of Active dataset `tlvs`: alone, or with its whole mesh (through a
+    /// Pending dataset, the agent's delay before the move in the answer): the trait's response, which
+    /// each adapter maps (`JoinNetworkReply` on D-Bus, `JoinResult` in the core).
+    func joinNetwork(_ id: DeviceID, tlvs: [UInt8], scope: ThreadNetworkManagementTrait.JoinScope) async throws
+        -> ThreadNetworkManagementTrait.JoinNetworkResponse
+    {
+        let router = try await requireOnline(id)
+        let response = await router.joinNetwork(.init(operationalDatasetTlvs: tlvs, scope: scope))
+        await infoCache.invalidate(id)
+        if response.status == .invalidArgument {
+            throw DaemonError.invalid(response.message ?? "the dataset is not valid")
+        }
+        return response
+    }
+
+    /// Router `id` leaves its network.
+    func leaveNetwork(_ id: DeviceID) async throws {
+        do { try await requireOnline(id).leaveNetwork() } catch {
+            await infoCache.invalidate(id)
+            throw error
+        }
+        await infoCache.invalidate(id)
+    }
+
+    /// The Active (or Pending) dataset of router `id`, as TLVs.
+    func dataset(_ id: DeviceID, pending: Bool) async throws -> [UInt8] {
+        let summary = try await summary(id)
+        guard summary.isOnline else {
+            throw CoreError(.unavailable, "the otbr-agent of \(id) is not answering")
+        }
+        guard let tlvs = try await service.datasetTLVs(of: id, pending: pending) else {
+            throw DaemonError.missing("\(id) has no \(pending ? "pending" : "active") dataset")
+        }
+        return tlvs
+    }
+}
