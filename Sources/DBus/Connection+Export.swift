@@ -132,6 +132,7 @@ extension Connection {
             decided.withLock { $0[id] = (call, result) }
             await self?.finish(id)
         }
+        methodTaskOfCall[Self.callKey(call)] = id
         if let arrivalOrder {
             methodTasks[id] = Task(executorPreference: arrivalOrder, operation: body)
         } else {
@@ -154,8 +155,20 @@ extension Connection {
         for task in Array(methodTasks.values) { await task.value }
     }
 
+    /// Waits until the handler of `call` has returned and its reply has been handed to libdbus (which
+    /// ``close()`` flushes), or at once when it is not being handled. Called from another task than that
+    /// handler's: a server that leaves the bus right after answering one call (otbr-sim playing a crash)
+    /// waits for that call only, never for the others, which a crash leaves unanswered.
+    public func replied(to call: MethodCall) async {
+        guard let id = methodTaskOfCall[Self.callKey(call)], let task = methodTasks[id] else { return }
+        await task.value
+    }
+
+    static func callKey(_ call: MethodCall) -> String { "\(call.sender)/\(call.message.serial)" }
+
     private func finish(_ id: UInt64) {
         methodTasks[id] = nil
+        if let key = methodTaskOfCall.first(where: { $0.value == id })?.key { methodTaskOfCall[key] = nil }
         guard let (call, result) = decidedReplies.withLock({ $0.removeValue(forKey: id) }) else { return }
         send(call, result)
     }

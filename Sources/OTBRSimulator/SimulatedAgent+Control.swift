@@ -57,7 +57,7 @@ extension SimulatedAgent {
                 },
                 control("Crash", [Argument("restart_after_ms", .uint32)]) { a, c in
                     let ms: UInt32 = try c.argument(0)
-                    await a.scheduleCrash(restartAfter: .milliseconds(Int64(ms)))
+                    await a.scheduleCrash(restartAfter: .milliseconds(Int64(ms)), answering: c)
                     return []
                 },
                 control("SetCapabilities", [Argument("nat64", .boolean), Argument("dhcp6_pd", .boolean)]) { a, c in
@@ -110,9 +110,16 @@ extension SimulatedAgent {
             ])
     }
 
-    /// `Crash`: answer the call, then drop off the bus at once and come back after `restartAfter`.
-    private func scheduleCrash(restartAfter: Duration) {
-        schedule(.exit, after: .milliseconds(5)) { agent in await agent.crash(restartAfter: restartAfter) }
+    /// `Crash`: answer `call`, then drop off the bus at once and come back after `restartAfter`. The
+    /// crash waits for that call's reply to be handed over, not for time (a timer could close the
+    /// connection first on a loaded machine, and the caller got no reply); other calls in flight are not
+    /// waited for: a crash leaves them unanswered.
+    private func scheduleCrash(restartAfter: Duration, answering call: MethodCall) {
+        let connection = self.connection
+        schedule(.exit, after: .zero) { agent in
+            await connection?.replied(to: call)
+            await agent.crash(restartAfter: restartAfter)
+        }
     }
 
     private func setChannelEnergy(_ channel: UInt8, _ rssi: Int16) throws {

@@ -97,6 +97,53 @@ import Testing
         }
     }
 
+    /// A server that leaves the bus right after answering one call (otbr-sim playing a crash) waits for
+    /// that call's reply only: its caller is answered, a call still being handled is not.
+    @Test func aServerClosingAfterOneReplyDeliversThatReplyOnly() async throws {
+        let waiting = Box(false)
+        let holder = Box<Connection?>(nil)
+        let interface = Interface(Pair.interface, methods: [
+            Method("Wait") { _ in
+                await waiting.set(true)
+                try await Task.sleep(for: .seconds(60))
+                return []
+            },
+            Method("Leave", outputs: [Argument("bye", .string)]) { call in
+                let server = await holder.value
+                // The close runs in another task, as the simulator's crash does, once this reply is handed
+                // over; this handler answers only after that task has started (without `replied(to:)` the
+                // close would then usually win, and the caller get NoReply).
+                let (closing, started) = AsyncStream.makeStream(of: Void.self)
+                Task {
+                    started.yield()
+                    await server?.replied(to: call)
+                    await server?.close()
+                }
+                for await _ in closing { break }
+                return [.string("bye")]
+            },
+        ])
+        try await withPrivateBus { bus in
+            let server = try await Connection(bus: .address(bus.address))
+            await holder.set(server)
+            await server.export([interface], at: Pair.path)
+            #expect(try await server.requestName(Pair.name) == .primaryOwner)
+            let client = try await Connection(bus: .address(bus.address))
+            let pending = Task {
+                try await client.call(destination: Pair.name, path: Pair.path, interface: Pair.interface, member: "Wait")
+            }
+            try await eventually("the long call is being handled") { await waiting.value }
+            let reply = try await client.call(destination: Pair.name, path: Pair.path, interface: Pair.interface, member: "Leave")
+            #expect(reply == [.string("bye")])
+            await #expect {
+                try await pending.value
+            } throws: { error in
+                (error as? DBusError)?.name == .noReply
+            }
+            await client.close()
+        }
+    }
+
     @Test func aClosedConnectionRefusesWorkAtOnce() async throws {
         try await withPrivateBus { bus in
             let c = try await Connection(bus: .address(bus.address))
