@@ -38,7 +38,7 @@ extension DaemonRuntime {
         {
             target = .borderAgent(agentID, router: id.rawValue)
         }
-        guard let agents = borderAgentsSeen ?? (target.isAddress ? [] : nil) else {
+        guard let agents = borderAgentsSeen.all ?? (target.isAddress ? [] : nil) else {
             throw CoreError(.unavailable, "tbrd does not see mDNS (is avahi-daemon running?); give from as [ADDR]:PORT")
         }
         let address: UDPAddress

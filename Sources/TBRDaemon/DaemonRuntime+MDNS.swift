@@ -35,7 +35,7 @@ extension DaemonRuntime {
                 switch input {
                 case .agents(let event, let table):
                     log(event)
-                    borderAgentsSeen = table.all
+                    borderAgentsSeen.saw(table.all)
                     actions = tracker.agentsChanged(table)
                 case .router(let id, let identity):
                     actions = tracker.routerChanged(id, identity)

@@ -13,7 +13,9 @@ extension DaemonRuntime {
             API.interface,
             methods: [
                 method(API.listBorderRouters) { [self] _ in [await self.listBorderRouters().dbusValue] },
-                method(API.diagnose) { [self] call in [try await self.diagnose(try call.argument(0)).dbusValue] },
+                method(API.diagnose) { [self] call in
+                    [try await diagnostics.doctorChecks(try call.argument(0)).map { DiagnosticRow(id: $0.id, status: $0.status.rawValue, message: $0.message, fix: $0.fix) }.dbusValue]
+                },
                 method(API.findBorderRouter) { [self] call in
                     [.objectPath(Self.routerPath(try await self.routers.resolve(try call.argument(0))))]
                 },

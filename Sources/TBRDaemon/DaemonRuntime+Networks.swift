@@ -70,7 +70,7 @@ extension DaemonRuntime {
             let complete = dataset.isValid(as: .active)
             try await record(Self.entry(dataset, complete ? tlvs : nil, .router, router.rawValue), structureRecord)
         }
-        for agent in borderAgentsSeen ?? [] {
+        for agent in borderAgentsSeen.all ?? [] {
             guard let xpan = agent.txt.extendedPANID, let id = agent.txt.borderAgentID, !ownAgents.contains(id) else { continue }
             let entry = ThreadNetworkRecord(
                 extendedPANID: xpan.description, networkName: agent.txt.networkName?.rawValue ?? "", source: .mdns,

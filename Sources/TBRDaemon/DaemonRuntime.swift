@@ -54,8 +54,10 @@ actor DaemonRuntime {
     var exportedStructures: Set<StructureID> = []
     /// Whether `io.tbrd` has been taken (later routers are announced with `BorderRouterAdded`).
     var isPublished = false
-    /// The border agents mDNS showed last (for `Diagnose`); nil until avahi-daemon has answered.
-    var borderAgentsSeen: [BorderAgent]?
+    /// The border agents mDNS showed last (for the doctor, the network directory, credential fetches).
+    let borderAgentsSeen = BorderAgentsSeen()
+    /// The core's diagnostics: the mesh and the doctor.
+    let diagnostics: CoreDiagnostics
 
     /// The HTTPS API's token checks (always present; served only with `http-listen`).
     let authenticator: APIAuthenticator
@@ -97,6 +99,9 @@ actor DaemonRuntime {
             service: service, store: store, structures: structures, clock: clock, logger: logger.child("migration"))
         self.authenticator = APIAuthenticator(store: store, logger: logger.child("api"))
         self.routers = CoreRouters(service: service, store: store, logger: logger.child("routers"))
+        self.diagnostics = CoreDiagnostics(
+            routers: routers, service: service, structures: structures, borderAgents: borderAgentsSeen, mdns: mdns,
+            configuration: configuration, clock: clock)
     }
 
     /// Opens the state database and the bus connection and builds the border router service over them.

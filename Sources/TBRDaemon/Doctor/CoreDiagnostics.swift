@@ -1,15 +1,50 @@
 import BorderAgentDiscovery
 import BorderRouterService
-import DBus
 import Firewall
 import HostNetwork
 import MeshCoP
 import OpenThreadBR
-import TBRDBusAPI
+import MDNS
+import Store
+import TBRCore
 import TBRDocuments
 import TBRFoundation
 
-extension DaemonRuntime {
+/// The core's diagnostics (TBRCore's ``TBRCore/DiagnosticsCore``): a router's mesh (from
+/// ``CoreRouters``) and the doctor's checks of a router and this host, from what tbrd reads and what
+/// mDNS shows.
+actor CoreDiagnostics: DiagnosticsCore {
+    let routers: CoreRouters
+    let service: BorderRouterService
+    let structures: PersistentStructureStore
+    let borderAgents: BorderAgentsSeen
+    let mdns: MDNSClient
+    let configuration: DaemonConfiguration
+    let clock: any TBRClock
+
+    init(
+        routers: CoreRouters, service: BorderRouterService, structures: PersistentStructureStore, borderAgents: BorderAgentsSeen,
+        mdns: MDNSClient, configuration: DaemonConfiguration, clock: any TBRClock
+    ) {
+        self.routers = routers
+        self.service = service
+        self.structures = structures
+        self.borderAgents = borderAgents
+        self.mdns = mdns
+        self.configuration = configuration
+        self.clock = clock
+    }
+
+    func mesh(_ router: String) async throws -> MeshView { try await routers.mesh(router) }
+
+    func meshPicture(_ router: String) async throws -> [UInt8] { try await routers.meshPicture(router) }
+
+    /// The doctor's checks of `router` and this host, as `tbrctl --json doctor` shows them.
+    func doctor(_ router: String) async throws -> DoctorReport {
+        let id = try await routers.resolve(router)
+        return DoctorReport(router: id.rawValue, checks: try await doctorChecks(id.rawValue))
+    }
+
     /// How long the readings of one router may take in all.
     static let diagnoseLimit: Duration = .seconds(5)
 
@@ -22,11 +57,6 @@ extension DaemonRuntime {
         return Doctor.checks(router, host: await host).map {
             DoctorCheck(id: $0.id, status: $0.status, message: $0.message, fix: $0.fix)
         }
-    }
-
-    /// `Manager1.Diagnose(router)`: the same checks as D-Bus rows.
-    func diagnose(_ text: String) async throws -> [DiagnosticRow] {
-        try await doctorChecks(text).map { DiagnosticRow(id: $0.id, status: $0.status.rawValue, message: $0.message, fix: $0.fix) }
     }
 
     private func diagnosedRouter(_ text: String) async throws -> DeviceID {
@@ -81,7 +111,7 @@ extension DaemonRuntime {
     /// The OMR prefix in the `_meshcop._udp` TXT record of the router's Border Agent.
     private func advertisedOMR(of summary: BorderRouterSummary) -> IPv6Prefix? {
         guard let baID = summary.borderAgentID,
-            let agent = borderAgentsSeen?.first(where: { $0.txt.borderAgentID == baID }), let omr = agent.txt.omrPrefix,
+            let agent = borderAgents.all?.first(where: { $0.txt.borderAgentID == baID }), let omr = agent.txt.omrPrefix,
             omr.bytes.count <= 16
         else { return nil }
         return IPv6Prefix(address: omr.bytes + Array(repeating: 0, count: 16 - omr.bytes.count), length: Int(omr.length))
@@ -134,6 +164,6 @@ extension DaemonRuntime {
         return HostFacts(
             routes: routes, interfaces: interfaces, firewallEnabled: firewallOn, firewallNeededBy: await structuresNeedingFirewall(),
             firewallTable: table, avahiRunning: avahi,
-            borderAgents: avahi ? borderAgentsSeen ?? [] : nil)
+            borderAgents: avahi ? borderAgents.all ?? [] : nil)
     }
 }
