@@ -31,7 +31,7 @@ extension DaemonRuntime {
             throw DaemonError.invalid("a timeout is 1 to \(Self.fetchTimeoutLimit) s")
         }
         // Before the key is spent: an unknown structure is refused here.
-        if !structure.isEmpty { _ = try await self.structure(named: structure) }
+        if !structure.isEmpty { _ = try await self.structureService.structure(named: structure) }
         var target = FetchTarget(parsing: from.isEmpty ? nil : from)
         if case .instance(let name) = target, let id = await service.resolveRouter(name),
             let agentID = await service.routerSummaries().first(where: { $0.id == id })?.borderAgentID
@@ -56,7 +56,7 @@ extension DaemonRuntime {
             "credentials fetched with an ePSKc",
             [("address", address.description), ("instance", Quoted.sanitized(source.instance ?? "", limit: 80))])
         if !structure.isEmpty {
-            try await storeFetchedNetwork(fetched.tlvs, source: source, inStructure: structure)
+            try await structureService.storeFetchedNetwork(fetched.tlvs, source: source, inStructure: structure)
         }
         return (fetched.tlvs, source.dictionary)
     }

@@ -20,23 +20,28 @@ extension DaemonRuntime {
                     [.objectPath(Self.routerPath(try await self.routers.resolve(try call.argument(0))))]
                 },
                 method(API.listStructures) { [self] _ in
-                    let rows = try await self.allStructures().map { StructureRow(path: Self.structurePath($0.id), name: $0.name) }
+                    let rows = try await self.structureService.allStructures().map { StructureRow(path: Self.structurePath($0.id), name: $0.name) }
                     return [rows.dbusValue]
                 },
                 method(API.findStructure) { [self] call in
-                    [.objectPath(Self.structurePath(try await self.structure(named: try call.argument(0)).id))]
+                    [.objectPath(Self.structurePath(try await self.structureService.structure(named: try call.argument(0)).id))]
                 },
-                method(API.createStructure) { [self] call in [.objectPath(try await self.createStructure(try call.argument(0)))] },
+                method(API.createStructure) { [self] call in
+                    // Exported before the answer, so the caller can use the path at once (the signal follows).
+                    let info = try await self.structureService.createStructure(try call.argument(0))
+                    await self.exportStructure(info.id)
+                    return [.objectPath(Self.structurePath(info.id))]
+                },
                 method(API.deleteStructure) { [self] call in
-                    try await self.deleteStructure(try call.argument(0))
+                    await self.unexportStructure(try await self.structureService.removeStructure(try call.argument(0)).id)
                     return []
                 },
                 method(API.addBorderRouter) { [self] call in
-                    try await self.addBorderRouter(try call.argument(0), try call.argument(1))
+                    try await self.structureService.addBorderRouter(try call.argument(0), try call.argument(1))
                     return []
                 },
                 method(API.removeBorderRouter) { [self] call in
-                    try await self.removeBorderRouter(try call.argument(0), try call.argument(1))
+                    try await self.structureService.removeBorderRouter(try call.argument(0), try call.argument(1))
                     return []
                 },
                 method(API.addRemoteBorderRouter) { [self] call in

@@ -160,7 +160,7 @@ extension DaemonRuntime {
     /// The adapters' `commissioning` event (`tbrctl --json matter commission`'s names).
     private func publishCommissioningToAPI(_ progress: CommissioningProgress) async {
         guard coreEvents.subscriberCount > 0 else { return }
-        let name = (try? await info(progress.structure).name) ?? progress.structure.rawValue
+        let name = (try? await structureService.info(progress.structure).name) ?? progress.structure.rawValue
         coreEvents.publish(
             .commissioning(
                 CommissioningReport(

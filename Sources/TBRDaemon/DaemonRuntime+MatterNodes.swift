@@ -19,11 +19,11 @@ extension DaemonRuntime {
     nonisolated func matterNodeMethods(_ id: StructureID) -> [Method] {
         [
             method(StructureAPI.addRoom) { [self] call in
-                try await self.changeRooms(id) { try await $0.addRoom(try call.argument(0), to: id) }
+                _ = try await self.structureService.addRoom(try call.argument(0), to: id)
                 return []
             },
             method(StructureAPI.removeRoom) { [self] call in
-                try await self.changeRooms(id) { try await $0.removeRoom(try call.argument(0), from: id) }
+                _ = try await self.structureService.removeRoom(try call.argument(0), from: id)
                 return []
             },
             method(StructureAPI.renameMatterNode) { [self] call in
@@ -80,12 +80,6 @@ extension DaemonRuntime {
         } catch {
             logger.warning("could not read a structure's Matter nodes for their signal", [("structure", id.rawValue), ("error", "\(error)")])
         }
-    }
-
-    /// Changes the rooms of structure `id` with `change` (which returns them as changed) and signals `Rooms`.
-    func changeRooms(_ id: StructureID, _ change: (BorderRouterService) async throws -> [String]) async throws {
-        let rooms = try await change(service)
-        emitStructureChanged(id, [.rooms: rooms.dbusValue])
     }
 
     /// Changes the Matter nodes of structure `id` with `change` (which talks to the commissioner unless

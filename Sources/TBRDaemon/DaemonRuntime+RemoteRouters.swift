@@ -69,7 +69,7 @@ extension DaemonRuntime {
                 "\(id) is an otbr-agent on this host's bus: tbrd follows it as long as it runs and cannot remove it")
         }
         if let structure = try await structures.structure(containing: id) {
-            try await removeBorderRouter(structure.name, id.rawValue)
+            try await structureService.removeBorderRouter(structure.name, id.rawValue)
         }
         try await service.removeRemoteRouter(id)
         do { try await store.forgetRouter(id) } catch StoreError.routerNotFound {} catch { throw DaemonError.core(error) }

@@ -29,6 +29,7 @@ extension DaemonRuntime {
                 group.addTask { await self.followSummaries() }
                 if browsesMDNS { group.addTask { await self.followBorderAgents() } }
                 group.addTask { await self.followPolicyStatus() }
+                group.addTask { await self.followStructureSignals() }
                 group.addTask { await self.followMigrations() }
                 group.addTask { await self.forwardCommissioningProgress() }
                 group.addTask { await self.followCommissioningOwners() }

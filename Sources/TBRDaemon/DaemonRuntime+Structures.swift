@@ -13,106 +13,50 @@ extension DaemonRuntime {
 
     static func structurePath(_ id: StructureID) -> ObjectPath { TBRDBusAPI.structurePath(id.rawValue) }
 
-    /// The D-Bus spelling of a structure's internet-access option (docs/dbus-api.md).
-    static func busName(_ option: ThreadNetworkSettingsTrait.InternetAccessOption) -> String {
-        switch option {
-        case .internetAccessOptionUnspecified: "unspecified"
-        case .internetAccessOptionNone: "none"
-        case .internetAccessOptionAll: "all"
-        case .internetAccessOptionNat64Only: "nat64Only"
-        case .internetAccessOptionDhcpv6PdOnly: "dhcpv6PdOnly"
-        }
-    }
-
-    static func option(busName: String) -> ThreadNetworkSettingsTrait.InternetAccessOption? {
-        ThreadNetworkSettingsTrait.InternetAccessOption.allCases.first { Self.busName($0) == busName }
-    }
-
     func exportStructure(_ id: StructureID) async {
         guard !exportedStructures.contains(id) else { return }
         exportedStructures.insert(id)
         await connection.export([structureInterface(id)], at: Self.structurePath(id))
     }
 
-    func allStructures() async throws -> [StructureInfo] { try await structures.structures() }
+    /// Removes structure `id`'s object; nothing when it is not exported.
+    func unexportStructure(_ id: StructureID) async {
+        guard exportedStructures.remove(id) != nil else { return }
+        await connection.unexport(Self.structurePath(id))
+    }
 
-    func structure(named name: String) async throws -> StructureInfo {
-        guard let found = try await structures.structure(named: name) else {
-            throw DaemonError.missing("there is no structure named \(Quoted(name))")
+    /// Maps what the structures' service publishes to D-Bus: objects exported and removed,
+    /// `StructureAdded`, `StructureRemoved`, and the properties that changed (a router's `Structure` too).
+    func followStructureSignals() async {
+        for await signal in structureSignals {
+            switch signal {
+            case .added(let info):
+                await exportStructure(info.id)
+                emit(TBRDBusAPI.Manager.structureAdded, [.objectPath(Self.structurePath(info.id)), .string(info.name)])
+            case .removed(let info):
+                await unexportStructure(info.id)
+                emit(TBRDBusAPI.Manager.structureRemoved, [.objectPath(Self.structurePath(info.id)), .string(info.name)])
+                for router in info.deviceIDs { emitRouterChanged(router, [.structure: .string("")]) }
+            case .routersChanged(let id, let router, let structure):
+                if let paths = try? await routerPaths(id) { emitStructureChanged(id, [.borderRouters: paths]) }
+                emitRouterChanged(router, [.structure: .string(structure)])
+            case .settingsChanged(let id, let settings):
+                // PreferredNetwork is DefaultThreadNetworkId under the network directory's name: one setting.
+                let preferred = DBusValue.string(settings.defaultThreadNetworkId?.description ?? "")
+                emitStructureChanged(id, [
+                    .internetAccessOption: .string(CoreStructures.busName(settings.internetAccessOption)),
+                    .defaultThreadNetworkId: preferred, .preferredNetwork: preferred,
+                ])
+            case .networksChanged(let id, let entries):
+                emitStructureChanged(id, [.networks: entries.map(NetworkDirectory.row).dbusValue])
+            case .roomsChanged(let id, let rooms):
+                emitStructureChanged(id, [.rooms: rooms.dbusValue])
+            }
         }
-        return found
-    }
-
-    func createStructure(_ name: String) async throws -> ObjectPath {
-        let info = try await structures.createStructure(name: name)
-        await exportStructure(info.id)
-        let path = Self.structurePath(info.id)
-        emit(TBRDBusAPI.Manager.structureAdded, [.objectPath(path), .string(info.name)])
-        logger.info("structure created", [("structure", info.name)])
-        return path
-    }
-
-    /// Deletes the structure; its routers become unassigned, and each signals its `Structure` as `""`.
-    func deleteStructure(_ name: String) async throws {
-        let info = try await structure(named: name)
-        try await structures.deleteStructure(info.id)
-        let path = Self.structurePath(info.id)
-        await connection.unexport(path)
-        exportedStructures.remove(info.id)
-        emit(TBRDBusAPI.Manager.structureRemoved, [.objectPath(path), .string(info.name)])
-        for router in info.deviceIDs { emitRouterChanged(router, [.structure: .string("")]) }
-        logger.info("structure deleted", [("structure", info.name)])
-    }
-
-    func addBorderRouter(_ structureName: String, _ router: String) async throws {
-        let info = try await structure(named: structureName)
-        let id = try await routers.resolve(router)
-        try await structures.addDevice(id, to: info.id)
-        await service.policySettled()
-        emitStructureChanged(info.id, [.borderRouters: try await routerPaths(info.id)])
-        emitRouterChanged(id, [.structure: .string(info.name)])
-    }
-
-    func removeBorderRouter(_ structureName: String, _ router: String) async throws {
-        let info = try await structure(named: structureName)
-        let id = try await routers.resolve(router)
-        try await structures.removeDevice(id, from: info.id)
-        await service.policySettled()
-        emitStructureChanged(info.id, [.borderRouters: try await routerPaths(info.id)])
-        emitRouterChanged(id, [.structure: .string("")])
-    }
-
-    func info(_ id: StructureID) async throws -> StructureInfo {
-        guard let found = try await structures.structure(id: id) else {
-            throw DaemonError.missing("there is no structure with the id \(id)")
-        }
-        return found
     }
 
     private func routerPaths(_ id: StructureID) async throws -> DBusValue {
-        try await info(id).deviceIDs.map { Self.routerPath($0) }.dbusValue
-    }
-
-    func update(
-        _ id: StructureID, reapplying: Bool = false, _ change: @escaping @Sendable (inout ThreadNetworkSettingsTrait.Attributes) -> Void
-    ) async throws {
-        let updated = try await structures.updateSettings(of: id, change)
-        // The policy status read after this call is about the option just written; setting the option
-        // (even to the one it had) applies it again on every router of the structure.
-        if reapplying { await service.policyReapplied(id) } else { await service.policySettled() }
-        // PreferredNetwork is DefaultThreadNetworkId under the network directory's name: one setting.
-        let preferred = DBusValue.string(updated.defaultThreadNetworkId?.description ?? "")
-        emitStructureChanged(id, [
-            .internetAccessOption: .string(Self.busName(updated.internetAccessOption)),
-            .defaultThreadNetworkId: preferred, .preferredNetwork: preferred,
-        ])
-    }
-
-    /// Each router's internet-access status in structure `id`, sorted by router.
-    func policyStatus(_ id: StructureID) async throws -> [PolicyRouterView] {
-        try await structures.policyStatus(of: id).map {
-            PolicyRouterView(id: $0.deviceID.rawValue, state: $0.state, detail: $0.detail)
-        }.sorted { $0.id < $1.id }
+        try await structureService.info(id).deviceIDs.map { Self.routerPath($0) }.dbusValue
     }
 
     /// `Structure1.PolicyStatus`: the same statuses as D-Bus rows.
@@ -125,10 +69,10 @@ extension DaemonRuntime {
         for await change in structureChanges {
             guard case .policyStatusChanged(let id) = change else { continue }
             do {
-                let statuses = try await policyStatus(id)
+                let statuses = try await structureService.policyStatus(id)
                 emitStructureChanged(id, [.policyStatus: Self.policyRows(statuses)])
                 // The adapters' `policy` event: the `structure policy --json` document, from the same statuses.
-                if coreEvents.subscriberCount > 0, let view = try? await policyView(of: try await info(id), statuses: statuses) {
+                if coreEvents.subscriberCount > 0, let view = try? await structureService.policyView(of: try await structureService.info(id), statuses: statuses) {
                     coreEvents.publish(.policy(view))
                 }
             } catch {
@@ -150,14 +94,14 @@ extension DaemonRuntime {
     /// The value of property `p` of structure `id`.
     func value(of p: StructureProperty, structure id: StructureID) async throws -> DBusValue {
         switch p {
-        case .name: .string(try await info(id).name)
-        case .internetAccessOption: .string(Self.busName(try await structures.settings(of: id).internetAccessOption))
+        case .name: .string(try await structureService.info(id).name)
+        case .internetAccessOption: .string(CoreStructures.busName(try await structures.settings(of: id).internetAccessOption))
         case .defaultThreadNetworkId: .string(try await structures.settings(of: id).defaultThreadNetworkId?.description ?? "")
         case .borderRouters: try await routerPaths(id)
-        case .policyStatus: Self.policyRows(try await policyStatus(id))
+        case .policyStatus: Self.policyRows(try await structureService.policyStatus(id))
         case .matterNodes: try await matterNodeRows(id).dbusValue
         case .rooms: try await roomNames(id).dbusValue
-        case .networks: try await networkEntries(id).map(NetworkDirectory.row).dbusValue
+        case .networks: try await structureService.networkEntries(id).map(NetworkDirectory.row).dbusValue
         case .preferredNetwork: .string(try await structures.settings(of: id).defaultThreadNetworkId?.description ?? "")
         case .migration: try await migrations.migration(of: id).dbusValue
         }
@@ -168,11 +112,11 @@ extension DaemonRuntime {
         let text = try value.decode(as: String.self)
         switch p {
         case .internetAccessOption:
-            guard let option = Self.option(busName: text) else {
+            guard let option = CoreStructures.option(busName: text) else {
                 throw DaemonError.invalid(
                     "\(Quoted(text)) is not an internet-access option (\(TBRDBusAPI.Structure.internetAccessOptions.joined(separator: ", ")))")
             }
-            try await update(id, reapplying: true) { $0.internetAccessOption = option }
+            try await structureService.update(id, reapplying: true) { $0.internetAccessOption = option }
         case .defaultThreadNetworkId:
             let xpan: ExtendedPANID?
             if text.isEmpty {
@@ -183,9 +127,9 @@ extension DaemonRuntime {
                 }
                 xpan = parsed
             }
-            try await update(id) { $0.defaultThreadNetworkId = xpan }
+            try await structureService.update(id) { $0.defaultThreadNetworkId = xpan }
         case .preferredNetwork:
-            try await setPreferredNetwork(id, text)
+            try await structureService.setPreferredNetwork(id, text)
         case .name, .borderRouters, .policyStatus, .matterNodes, .rooms, .networks, .migration:
             throw DBusError(.propertyReadOnly, "\(p.rawValue) is read-only")
         }

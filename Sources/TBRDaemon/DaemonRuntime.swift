@@ -58,6 +58,10 @@ actor DaemonRuntime {
     let borderAgentsSeen = BorderAgentsSeen()
     /// The core's diagnostics: the mesh and the doctor.
     let diagnostics: CoreDiagnostics
+    /// The core's structures: their routers, settings, policy, rooms and network directories.
+    let structureService: CoreStructures
+    /// What the structures' service publishes, subscribed before anything runs (drained by followStructureSignals).
+    let structureSignals: EventStream<StructureSignal>
 
     /// The HTTPS API's token checks (always present; served only with `http-listen`).
     let authenticator: APIAuthenticator
@@ -99,6 +103,10 @@ actor DaemonRuntime {
             service: service, store: store, structures: structures, clock: clock, logger: logger.child("migration"))
         self.authenticator = APIAuthenticator(store: store, logger: logger.child("api"))
         self.routers = CoreRouters(service: service, store: store, logger: logger.child("routers"))
+        self.structureService = CoreStructures(
+            structures: structures, service: service, routers: routers, store: store, borderAgents: borderAgentsSeen,
+            configuration: configuration, clock: clock, logger: logger.child("structures"))
+        self.structureSignals = structureService.signals.subscribe(bufferLimit: 4096) { $0 }
         self.diagnostics = CoreDiagnostics(
             routers: routers, service: service, structures: structures, borderAgents: borderAgentsSeen, mdns: mdns,
             configuration: configuration, clock: clock)

@@ -22,7 +22,7 @@ extension StructureMigrations {
             }
             xpan = preferred
         } else {
-            xpan = try DaemonRuntime.extendedPANID(text)
+            xpan = try CoreStructures.extendedPANID(text)
         }
         let routers = try await planningRouters(id)
         let (target, source) = try await targetDataset(id, xpan, routers: routers)

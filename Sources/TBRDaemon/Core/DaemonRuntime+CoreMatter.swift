@@ -6,79 +6,13 @@ import TBRDocuments
 import TBRFoundation
 import TBRCore
 
-// The core's calls about structures, their policy and their Matter nodes (TBRCore's StructureCore and
-// MatterCore), answered with the documents tbrctl prints.
+// The core's calls about Matter nodes and commissioning (TBRCore's MatterCore), answered with the
+// documents tbrctl prints.
 
-extension DaemonRuntime: StructureCore, MatterCore {
-    /// Every structure as `tbrctl --json structure list` shows it, sorted by name.
-    func structureViews() async throws -> [StructureView] {
-        var views: [StructureView] = []
-        for info in try await allStructures() { views.append(try await structureView(info)) }
-        return views.sorted { $0.name < $1.name }
-    }
-
-    func structureView(_ name: String) async throws -> StructureView { try await structureView(try await structure(named: name)) }
-
-    /// Structure `info` as `tbrctl --json structure show` shows it.
-    func structureView(_ info: StructureInfo) async throws -> StructureView {
-        let settings = try await structures.settings(of: info.id)
-        return StructureView(
-            name: info.name, routers: info.deviceIDs.map(\.rawValue).sorted(),
-            settings: .init(
-                internetAccessOption: Self.busName(settings.internetAccessOption),
-                defaultThreadNetworkId: settings.defaultThreadNetworkId?.description),
-            policy: try await policyStatus(info.id))
-    }
-
-    /// Creates structure `name`, as `tbrctl --json structure create` answers.
-    func createStructure(named name: String) async throws -> StructureView {
-        _ = try await createStructure(name)
-        return try await structureView(try await structure(named: name))
-    }
-
-    func changeRouters(of name: String, router: String, add: Bool) async throws -> StructureView {
-        if add { try await addBorderRouter(name, router) } else { try await removeBorderRouter(name, router) }
-        return try await structureView(try await structure(named: name))
-    }
-
-    func rooms(of name: String, adding: String?, removing: String?) async throws -> [String] {
-        let id = try await structure(named: name).id
-        if let adding { try await changeRooms(id) { try await $0.addRoom(adding, to: id) } }
-        if let removing { try await changeRooms(id) { try await $0.removeRoom(removing, from: id) } }
-        return try await roomNames(id)
-    }
-
-    /// The network directory of structure `name`, as `tbrctl --json network list --structure` shows it.
-    func networks(of name: String) async throws -> [NetworkEntry] {
-        try await networkEntries(try await structure(named: name).id)
-    }
-
-    func policy(of name: String) async throws -> PolicyView {
-        let info = try await structure(named: name)
-        return try await policyView(of: info, statuses: try await policyStatus(info.id))
-    }
-
-    /// The policy document of structure `info` with its routers' `statuses`.
-    func policyView(of info: StructureInfo, statuses: [PolicyRouterView]) async throws -> PolicyView {
-        let settings = try await structures.settings(of: info.id)
-        return PolicyView(structure: info.name, internetAccessOption: Self.busName(settings.internetAccessOption), routers: statuses)
-    }
-
-    /// Sets the internet-access option of structure `name` and answers once the statuses are about it,
-    /// as writing `InternetAccessOption` does.
-    func setPolicy(of name: String, option text: String) async throws -> PolicyView {
-        let info = try await structure(named: name)
-        guard let option = Self.option(busName: text) else {
-            throw DaemonError.invalid(
-                "\(Quoted(text)) is not an internet-access option (\(TBRDBusAPI.Structure.internetAccessOptions.joined(separator: ", ")))")
-        }
-        try await update(info.id, reapplying: true) { $0.internetAccessOption = option }
-        return try await policy(of: info.name)
-    }
-
+extension DaemonRuntime: MatterCore {
     /// The Matter nodes of structure `name`, as `tbrctl --json matter nodes --structure` shows them.
     func matterNodes(of name: String) async throws -> [MatterNodeView] {
-        let info = try await structure(named: name)
+        let info = try await structureService.structure(named: name)
         // Times to the millisecond, as every adapter carries them (D-Bus's `x` of milliseconds).
         return try await service.matterNodes.nodes(in: info.id).map {
             MatterNodeView(
@@ -116,7 +50,7 @@ extension DaemonRuntime: StructureCore, MatterCore {
                 throw DaemonError.invalid("\(Quoted(nodeName)) cannot name a Matter node: \(problem); nothing was queued")
             }
         }
-        let info = try await structure(named: name)
+        let info = try await structureService.structure(named: name)
         let session = try await service.prepareMatterCommissioning(structure: info.id).session
         var payloads: [CommissioningStarted.Payload] = []
         do {
@@ -141,7 +75,7 @@ extension DaemonRuntime: StructureCore, MatterCore {
     }
 
     func cancelCommissioning(in name: String, session: String) async throws -> String {
-        let info = try await structure(named: name)
+        let info = try await structureService.structure(named: name)
         try await cancelCommissioning(info.id, session: session)
         return info.name
     }
