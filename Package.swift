@@ -111,7 +111,7 @@ let package = Package(
         .target(name: "OpenThreadBR", dependencies: ["DBus", "MeshCoP", "TBRFoundation"], swiftSettings: strict),
         // otbr-agent's REST API, for border routers on other hosts (issue 21).
         .target(name: "OpenThreadREST", dependencies: ["HTTP", "OpenThreadBR", "MeshCoP", "TBRFoundation"], swiftSettings: strict),
-        .target(name: "TBRDBusAPI", dependencies: ["DBus", "DeviceModel", "TBRDocuments"], swiftSettings: strict),
+        .target(name: "TBRDBusAPI", dependencies: ["DBus", "DeviceModel", "TBRDocuments", "MatterOnboarding"], swiftSettings: strict),
         // The JSON documents tbrctl --json prints and tbrd's HTTP API serves: one type per shape.
         .target(name: "TBRDocuments", dependencies: ["DeviceModel", "OpenThreadBR"], swiftSettings: strict),
         // Pure: the HTTPS API's routes, scopes and request bodies (fuzzed: fuzz/run.sh api).

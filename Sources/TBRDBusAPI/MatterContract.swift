@@ -1,3 +1,4 @@
+import MatterOnboarding
 public import DBus
 
 extension TBRDBusAPI.Structure {
@@ -76,13 +77,12 @@ extension TBRDBusAPI.Structure {
         "queued", "validated", "networkSelected", "credentialsHandedOver", "commissioning", "nodeAdded", "interviewed", "complete", "failed",
     ]
 
-    /// The longest node name, in UTF-8 bytes: it is written to the device's Basic Information NodeLabel,
-    /// which holds 32.
-    public static let maximumNodeNameBytes = 32
+    /// The longest node name, in UTF-8 bytes (``MatterOnboarding/MatterLimits/nodeNameBytes``).
+    public static let maximumNodeNameBytes = MatterLimits.nodeNameBytes
 
-    /// The default and the limits of `ShareMatterNode`'s window (Matter: 3 to 15 minutes).
-    public static let shareWindowSeconds: ClosedRange<UInt16> = 180...900
-    public static let defaultShareWindowSeconds: UInt16 = 300
+    /// The default and the limits of `ShareMatterNode`'s window (``MatterOnboarding/MatterLimits``).
+    public static let shareWindowSeconds = MatterLimits.commissioningWindowSeconds
+    public static let defaultShareWindowSeconds = MatterLimits.defaultCommissioningWindowSeconds
 }
 
 /// The reply of `PrepareMatterCommissioning`: `(s session, x expiresAt)`, the expiry in milliseconds

@@ -49,27 +49,15 @@ extension DaemonRuntime {
         ] + matterNodeMethods(id)
     }
 
-    /// Refused with `NotSupported`, saying how to configure one, unless a commissioner is configured.
-    func requireCommissioner() throws {
-        guard configuration.matterBackend != .none else {
-            throw CoreError(
-                .notSupported,
-                "tbrd has no Matter commissioner: set matter-backend = matter-server (with matter-server-url) in tbrd.conf and "
-                    + "restart tbrd (docs/operations.md)")
-        }
-    }
-
     /// Opens a session owned by the caller `owner` (its unique name): when the owner leaves the bus before
     /// completing or cancelling it, tbrd cancels it (``followCommissioningOwners()``).
     private func prepareCommissioning(_ id: StructureID, owner: String) async throws -> PrepareCommissioningReply {
-        try requireCommissioner()
-        let grant = try await service.prepareMatterCommissioning(structure: id)
+        let grant = try await matter.prepare(id)
         await own(SessionKey(structure: id, session: grant.session), by: owner)
         return PrepareCommissioningReply(session: grant.session.rawValue, expiresAt: Self.milliseconds(grant.expiresAt))
     }
 
     private func commission(_ id: StructureID, session: String, payload: String, options: [String: DBusValue]) async throws -> String {
-        try requireCommissioner()
         typealias Option = StructureAPI.CommissionOption
         var parsed = CommissioningOptions()
         for (key, value) in options {
@@ -92,17 +80,11 @@ extension DaemonRuntime {
                 throw DaemonError.invalid("unknown Commission option \(Quoted(key)) (known: \(Option.all.joined(separator: ", ")))")
             }
         }
-        return try await commission(id, session: CommissioningSessionID(rawValue: session), payload: payload, options: parsed)
-    }
-
-    /// Queues `payload` in `session` of structure `id`; answers its payload id.
-    func commission(_ id: StructureID, session: CommissioningSessionID, payload: String, options: CommissioningOptions) async throws -> String {
-        try await service.commissionMatterDevice(session: session, structure: id, payload: payload, options: options)
+        return try await matter.commission(id, session: CommissioningSessionID(rawValue: session), payload: payload, options: parsed)
     }
 
     private func completeCommissioning(_ id: StructureID, session: String) async throws -> [CommissioningOutcomeRow] {
-        try requireCommissioner()
-        let outcomes = try await service.completeMatterCommissioning(session: CommissioningSessionID(rawValue: session), structure: id)
+        let outcomes = try await matter.complete(id, session: CommissioningSessionID(rawValue: session))
         disown(SessionKey(structure: id, session: CommissioningSessionID(rawValue: session)))
         return outcomes.map {
             CommissioningOutcomeRow(
@@ -110,21 +92,14 @@ extension DaemonRuntime {
         }
     }
 
-    /// Cancels `session` of structure `id`: its queued payloads fail at `queued`; the one in flight finishes.
-    func cancelCommissioning(_ id: StructureID, session: String) async throws {
-        try requireCommissioner()
-        try await service.cancelMatterCommissioning(session: CommissioningSessionID(rawValue: session), structure: id)
+    /// `CancelMatterCommissioning`: the session ends and its owner is forgotten.
+    private func cancelCommissioning(_ id: StructureID, session: String) async throws {
+        try await matter.cancel(id, session: session)
         disown(SessionKey(structure: id, session: CommissioningSessionID(rawValue: session)))
     }
 
     private func share(_ id: StructureID, node: UInt64, seconds: UInt16) async throws -> ShareNodeReply {
-        try requireCommissioner()
-        let window = seconds == 0 ? StructureAPI.defaultShareWindowSeconds : seconds
-        guard StructureAPI.shareWindowSeconds.contains(window) else {
-            throw DaemonError.invalid("a commissioning window lasts 180…900 seconds (Matter), not \(window)")
-        }
-        let codes = try await service.shareMatterNode(NodeID(node), structure: id, seconds: Int(window))
-        logger.info("a Matter node's commissioning window was opened", [("node", String(node)), ("seconds", String(window))])
+        let codes = try await matter.share(id, node: node, seconds: seconds)
         return ShareNodeReply(manualCode: codes.manualCode, qrCode: codes.qrCode)
     }
 
@@ -153,7 +128,7 @@ extension DaemonRuntime {
                 logger.warning("could not signal a commissioning stage", [("session", progress.session.rawValue), ("error", "\(error)")])
             }
             await publishCommissioningToAPI(progress)
-            if progress.stage == .complete { await emitMatterNodesChanged(progress.structure) }
+            if progress.stage == .complete { structureService.signals.publish(.matterNodesChanged(progress.structure)) }
         }
     }
 

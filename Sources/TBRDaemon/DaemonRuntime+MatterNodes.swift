@@ -28,24 +28,24 @@ extension DaemonRuntime {
             },
             method(StructureAPI.renameMatterNode) { [self] call in
                 let name: String = try call.argument(1)
-                let (_, problem) = try await self.changeNodes(id) {
+                let (_, problem) = try await self.matter.changeNodes(id) {
                     try await $0.renameMatterNode(NodeID(try call.argument(0)), in: id, to: name.isEmpty ? nil : name)
                 }
                 return [.string(problem ?? "")]
             },
             method(StructureAPI.moveMatterNode) { [self] call in
                 let room: String = try call.argument(1)
-                _ = try await self.changeNodes(id, needsCommissioner: false) {
+                _ = try await self.matter.changeNodes(id, needsCommissioner: false) {
                     try await $0.moveMatterNode(NodeID(try call.argument(0)), in: id, to: room.isEmpty ? nil : room)
                 }
                 return []
             },
             method(StructureAPI.removeMatterNode) { [self] call in
-                try await self.changeNodes(id) { try await $0.removeMatterNode(NodeID(try call.argument(0)), from: id, force: try call.argument(1)) }
+                try await self.matter.changeNodes(id) { try await $0.removeMatterNode(NodeID(try call.argument(0)), from: id, force: try call.argument(1)) }
                 return []
             },
             method(StructureAPI.adoptMatterNode) { [self] call in
-                _ = try await self.changeNodes(id) { try await $0.adoptMatterNode(NodeID(try call.argument(0)), into: id) }
+                _ = try await self.matter.changeNodes(id) { try await $0.adoptMatterNode(NodeID(try call.argument(0)), into: id) }
                 return []
             },
         ]
@@ -53,8 +53,7 @@ extension DaemonRuntime {
 
     /// `Manager1.UnclaimedMatterNodes`.
     func unclaimedMatterNodes() async throws -> [UnclaimedMatterNodeRow] {
-        try requireCommissioner()
-        return try await service.unclaimedMatterNodes().map {
+        try await matter.unclaimedNodes().map {
             UnclaimedMatterNodeRow(
                 nodeId: $0.nodeID.rawValue, vendorId: $0.vendorID ?? 0, productId: $0.productID ?? 0, available: $0.isAvailable,
                 label: $0.label ?? "")
@@ -80,17 +79,6 @@ extension DaemonRuntime {
         } catch {
             logger.warning("could not read a structure's Matter nodes for their signal", [("structure", id.rawValue), ("error", "\(error)")])
         }
-    }
-
-    /// Changes the Matter nodes of structure `id` with `change` (which talks to the commissioner unless
-    /// `needsCommissioner` is false) and signals `MatterNodes`.
-    private func changeNodes<T>(
-        _ id: StructureID, needsCommissioner: Bool = true, _ change: (BorderRouterService) async throws -> T
-    ) async throws -> T {
-        if needsCommissioner { try requireCommissioner() }
-        let result = try await change(service)
-        await emitMatterNodesChanged(id)
-        return result
     }
 
     // MARK: the owners of commissioning sessions

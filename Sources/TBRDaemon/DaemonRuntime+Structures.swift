@@ -51,6 +51,8 @@ extension DaemonRuntime {
                 emitStructureChanged(id, [.networks: entries.map(NetworkDirectory.row).dbusValue])
             case .roomsChanged(let id, let rooms):
                 emitStructureChanged(id, [.rooms: rooms.dbusValue])
+            case .matterNodesChanged(let id):
+                await emitMatterNodesChanged(id)
             }
         }
     }

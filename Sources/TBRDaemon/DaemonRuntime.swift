@@ -58,6 +58,8 @@ actor DaemonRuntime {
     let borderAgentsSeen = BorderAgentsSeen()
     /// The core's diagnostics: the mesh and the doctor.
     let diagnostics: CoreDiagnostics
+    /// The core's Matter devices: commissioning sessions and nodes.
+    let matter: CoreMatter
     /// The core's structures: their routers, settings, policy, rooms and network directories.
     let structureService: CoreStructures
     /// What the structures' service publishes, subscribed before anything runs (drained by followStructureSignals).
@@ -107,6 +109,9 @@ actor DaemonRuntime {
             structures: structures, service: service, routers: routers, store: store, borderAgents: borderAgentsSeen,
             configuration: configuration, clock: clock, logger: logger.child("structures"))
         self.structureSignals = structureService.signals.subscribe(bufferLimit: 4096) { $0 }
+        self.matter = CoreMatter(
+            service: service, structures: structureService, backend: configuration.matterBackend, logger: logger.child("matter"),
+            background: backgroundWork.continuation)
         self.diagnostics = CoreDiagnostics(
             routers: routers, service: service, structures: structures, borderAgents: borderAgentsSeen, mdns: mdns,
             configuration: configuration, clock: clock)

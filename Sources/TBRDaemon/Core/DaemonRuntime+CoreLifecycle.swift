@@ -18,6 +18,6 @@ extension DaemonRuntime {
     /// are services of their own; structures, Matter, diagnostics and the call gate are still answered by
     /// this actor (docs/architecture.md, "Layers").
     nonisolated var core: Core {
-        Core(routers: routers, diagnostics: diagnostics, structures: structureService, matter: self, tokens: authenticator, lifecycle: self)
+        Core(routers: routers, diagnostics: diagnostics, structures: structureService, matter: matter, tokens: authenticator, lifecycle: self)
     }
 }

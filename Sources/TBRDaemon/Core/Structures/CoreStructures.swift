@@ -145,4 +145,6 @@ enum StructureSignal: Sendable {
     case networksChanged(StructureID, [NetworkEntry])
     /// Its rooms are now `rooms`.
     case roomsChanged(StructureID, [String])
+    /// Its Matter nodes changed (one was commissioned, named, placed, removed or adopted).
+    case matterNodesChanged(StructureID)
 }
