@@ -176,12 +176,22 @@ let package = Package(
             dependencies: ["WebSocket", "MatterOnboarding", "MeshCoP", "TBRFoundation", "TBRCommandLine", "TBRLifecycle"],
             swiftSettings: strict),
 
+        // tbrd's core: its services by concern, each owning its state (routers, diagnostics, structures
+        // with their network directories, migrations, Matter, tokens), answering TBRCore's calls. No D-Bus,
+        // no HTTP server: the adapters map to and from them (docs/architecture.md, "Layers").
+        .target(
+            name: "TBRCoreServices",
+            dependencies: [
+                "TBRCore", "TBRDocuments", "BorderRouterService", "Store", "NetworkMigration", "MeshCoP", "TBRFoundation", "OpenThreadBR",
+                "BorderAgentDiscovery", "MDNS", "Firewall", "HostNetwork", "EpskcCommissioner", "MatterOnboarding",
+            ],
+            swiftSettings: strict),
         .target(
             name: "TBRDaemon",
             dependencies: [
                 // The domain through its facade (BorderRouterService re-exports RouterFleet, InternetAccessPolicy,
                 // MatterCommissioning, MatterCommissioner and DeviceModel); the rest is wiring and adapters.
-                "BorderRouterService", "OpenThreadBR", "Store", "DBus", "TBRDBusAPI", "MeshCoP", "Firewall", "TBRCore", "NetworkMigration",
+                "BorderRouterService", "OpenThreadBR", "Store", "DBus", "TBRDBusAPI", "MeshCoP", "Firewall", "TBRCore", "TBRCoreServices", "NetworkMigration",
                 "TBRLifecycle", "TBRCommandLine", "TBRFoundation", "MDNS", "BorderAgentDiscovery", "MatterOnboarding", "WebSocket",
                 "HTTP", "OpenThreadREST", "HostNetwork", "EpskcCommissioner", "DTLS", "TBRDocuments", "HTTPServer", "HTTPMessages",
                 "HTTPAPIRouting", "TBRHTTPAdapter",
@@ -266,6 +276,7 @@ let package = Package(
         .testTarget(
             name: "TBRDaemonTests",
             dependencies: [
+                "TBRCoreServices",
                 "TBRDaemon", "TBRDBusAPI", "DBus", "MeshCoP", "OpenThreadBR", "TBRFoundation", "TBRTestKit", "MatterCommissioner",
                 "MatterOnboarding", "WebSocket", "HostNetwork", "BorderRouterService", "RouterFleet", "BorderAgentDiscovery", "DeviceModel",
                 "HTTPServer", "HTTPMessages", "HTTPAPIRouting", "TBRHTTPAdapter", "TBRCore",

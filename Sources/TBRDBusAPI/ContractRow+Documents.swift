@@ -46,3 +46,14 @@ extension NetworkEntry {
             preferred: row.preferred, stale: row.stale)
     }
 }
+
+extension NetworkRow {
+    /// `Structure1.Networks`' row of `entry` (D-Bus's 0 for an unknown channel or timestamp).
+    public init(_ entry: NetworkEntry) {
+        self.init(
+            extPanId: entry.extPanId, networkName: entry.networkName, channel: UInt16(clamping: entry.channel ?? 0),
+            activeTimestamp: entry.activeTimestamp ?? 0, source: entry.source, sourceDetail: entry.sourceDetail,
+            lastSeenAt: entry.lastSeen.secondsSinceEpoch, routers: entry.routers, credentials: entry.credentials,
+            preferred: entry.preferred, stale: entry.stale)
+    }
+}

@@ -1,6 +1,6 @@
 import BorderRouterService
 import DBus
-import Store
+import TBRCoreServices
 import TBRCore
 import TBRDBusAPI
 
@@ -9,40 +9,21 @@ import TBRDBusAPI
 /// condition as an `io.tbrd.Error.*` name (docs/dbus-api.md). The HTTP adapter spells the same
 /// condition itself (``APIProblem``): neither goes through the other.
 enum DaemonError {
-    static func invalid(_ message: String) -> CoreError { CoreError(.invalidArgument, message) }
-    static func missing(_ message: String) -> CoreError { CoreError(.notFound, message) }
+    static func invalid(_ message: String) -> CoreError { ServiceError.invalid(message) }
+    static func missing(_ message: String) -> CoreError { ServiceError.missing(message) }
 
-    /// The condition of a device-model error code.
-    static func condition(_ code: HomeError.Code) -> CoreError.Condition {
-        switch code {
-        case .notFound: .notFound
-        case .invalidArgument: .invalidArgument
-        case .busy: .busy
-        case .notSupported: .notSupported
-        case .unavailable: .unavailable
-        case .permissionDenied: .permissionDenied
-        case .invalidState, .failed: .failed
-        }
-    }
-
-    /// Any error thrown while serving a call, as the core's error: tbrd's own as they are; the device
-    /// model's and the store's by their codes; one of tbrd's D-Bus names by its condition; a value of
-    /// the wrong type as an invalid argument; a cancelled call as `unavailable` (tbrd is stopping);
-    /// anything else as `failed` with its description.
+    /// Any error thrown while serving a call, as the core's error: one of tbrd's D-Bus names by its
+    /// condition; a value of the wrong type as an invalid argument; the rest as the core services map
+    /// them (``TBRCoreServices/ServiceError/core(_:)``).
     static func core(_ error: any Error) -> CoreError {
         switch error {
-        case let e as CoreError: return e
-        case let e as HomeError: return CoreError(condition(e.code), e.message)
-        case let e as StoreError: return core(PersistentStructureStore.homeError(e))
         case let e as DBusError:
             let name = e.name.rawValue
             let condition = name.hasPrefix(TBRDBusAPI.errorPrefix)
                 ? CoreError.Condition(dbusName: String(name.dropFirst(TBRDBusAPI.errorPrefix.count))) : nil
             return CoreError(condition ?? .failed, e.message.isEmpty ? name : e.message)
         case let e as DBusValueError: return CoreError(.invalidArgument, "an argument has the wrong type: \(e.description)")
-        case is CancellationError: return CoreError(.unavailable, "tbrd is stopping")
-        case let e as any CustomStringConvertible: return CoreError(.failed, e.description)
-        default: return CoreError(.failed, "tbrd failed (\(type(of: error)))")
+        default: return ServiceError.core(error)
         }
     }
 

@@ -1,3 +1,4 @@
+import TBRCoreServices
 import BorderRouterService
 import DBus
 import TBRDBusAPI

@@ -1,3 +1,4 @@
+import TBRCoreServices
 import BorderAgentDiscovery
 import BorderRouterService
 import DBus

@@ -1,3 +1,4 @@
+import TBRCoreServices
 import BorderRouterService
 import DBus
 import MeshCoP
@@ -48,7 +49,7 @@ extension DaemonRuntime {
                     .defaultThreadNetworkId: preferred, .preferredNetwork: preferred,
                 ])
             case .networksChanged(let id, let entries):
-                emitStructureChanged(id, [.networks: entries.map(NetworkDirectory.row).dbusValue])
+                emitStructureChanged(id, [.networks: entries.map(NetworkRow.init).dbusValue])
             case .roomsChanged(let id, let rooms):
                 emitStructureChanged(id, [.rooms: rooms.dbusValue])
             case .matterNodesChanged(let id):
@@ -103,7 +104,7 @@ extension DaemonRuntime {
         case .policyStatus: Self.policyRows(try await structureService.policyStatus(id))
         case .matterNodes: try await matterNodeRows(id).dbusValue
         case .rooms: try await roomNames(id).dbusValue
-        case .networks: try await structureService.networkEntries(id).map(NetworkDirectory.row).dbusValue
+        case .networks: try await structureService.networkEntries(id).map(NetworkRow.init).dbusValue
         case .preferredNetwork: .string(try await structures.settings(of: id).defaultThreadNetworkId?.description ?? "")
         case .migration: try await migrations.migration(of: id).dbusValue
         }

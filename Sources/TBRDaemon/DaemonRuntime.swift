@@ -1,3 +1,4 @@
+import TBRCoreServices
 import BorderAgentDiscovery
 import BorderRouterService
 import DBus
@@ -74,8 +75,6 @@ actor DaemonRuntime {
     /// completion): run as children of the service group (``runBackgroundWork()``), so tbrd stopping
     /// cancels it, never in an unstructured task. At most ``backgroundLimit`` wait to start.
     let backgroundWork = AsyncStream.makeStream(of: BackgroundWork.self, bufferingPolicy: .bufferingOldest(DaemonRuntime.backgroundLimit))
-    /// One piece of ``backgroundWork``.
-    typealias BackgroundWork = @Sendable () async -> Void
     static let backgroundLimit = 64
     /// The HTTPS API while it runs (DaemonRuntime+APIServer.swift): its server, the HTTP adapter it
     /// serves, and its certificate's fingerprint.
@@ -107,14 +106,14 @@ actor DaemonRuntime {
         self.routers = CoreRouters(service: service, store: store, logger: logger.child("routers"))
         self.structureService = CoreStructures(
             structures: structures, service: service, routers: routers, store: store, borderAgents: borderAgentsSeen,
-            configuration: configuration, clock: clock, logger: logger.child("structures"))
+            networkStaleAfter: Double(configuration.networkStaleAfterDays) * 86_400, clock: clock, logger: logger.child("structures"))
         self.structureSignals = structureService.signals.subscribe(bufferLimit: 4096) { $0 }
         self.matter = CoreMatter(
-            service: service, structures: structureService, backend: configuration.matterBackend, logger: logger.child("matter"),
+            service: service, structures: structureService, hasCommissioner: configuration.matterBackend != .none, logger: logger.child("matter"),
             background: backgroundWork.continuation)
         self.diagnostics = CoreDiagnostics(
             routers: routers, service: service, structures: structures, borderAgents: borderAgentsSeen, mdns: mdns,
-            configuration: configuration, clock: clock)
+            firewallTool: configuration.firewall == .nftables ? configuration.nftPath : nil, clock: clock)
     }
 
     /// Opens the state database and the bus connection and builds the border router service over them.

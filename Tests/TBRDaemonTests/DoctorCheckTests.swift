@@ -1,3 +1,4 @@
+@testable import TBRCoreServices
 import BorderAgentDiscovery
 import BorderRouterService
 import DeviceModel

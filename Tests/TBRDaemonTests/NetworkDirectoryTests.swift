@@ -1,3 +1,4 @@
+@testable import TBRCoreServices
 import Store
 import TBRDBusAPI
 import TBRDocuments

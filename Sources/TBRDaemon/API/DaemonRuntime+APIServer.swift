@@ -1,3 +1,4 @@
+import TBRCoreServices
 import Glibc
 import HTTPAPIRouting
 import TBRCore

@@ -1,3 +1,4 @@
+import TBRCoreServices
 import TBRCore
 import TBRFoundation
 

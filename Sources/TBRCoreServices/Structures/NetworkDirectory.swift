@@ -1,7 +1,6 @@
 import BorderRouterService
-import Store
-import TBRDBusAPI
-import TBRDocuments
+package import Store
+package import TBRDocuments
 import TBRFoundation
 
 /// What `Structure1.Networks` shows, from what the store holds and which routers are on which network;
@@ -9,8 +8,8 @@ import TBRFoundation
 ///
 /// A network is `stale` when no router of the structure is on it and nothing (a router, mDNS, a fetch)
 /// has shown it for `staleAfter` seconds (`network-stale-after`, in days, in tbrd.conf).
-enum NetworkDirectory {
-    static func entries(
+package enum NetworkDirectory {
+    package static func entries(
         structure: String, _ records: [ThreadNetworkRecord], routersOn: [String: [String]], preferred: String?, now: Double, staleAfter: Double
     ) -> [NetworkEntry] {
         records.map { r in
@@ -22,14 +21,5 @@ enum NetworkDirectory {
                 preferred: preferred?.lowercased() == r.extendedPANID,
                 stale: routers.isEmpty && now - r.lastSeenAt > staleAfter)
         }
-    }
-
-    /// `Structure1.Networks`' row of `entry` (D-Bus's 0 for an unknown channel or timestamp).
-    static func row(_ entry: NetworkEntry) -> NetworkRow {
-        NetworkRow(
-            extPanId: entry.extPanId, networkName: entry.networkName, channel: UInt16(clamping: entry.channel ?? 0),
-            activeTimestamp: entry.activeTimestamp ?? 0, source: entry.source, sourceDetail: entry.sourceDetail,
-            lastSeenAt: entry.lastSeen.secondsSinceEpoch, routers: entry.routers, credentials: entry.credentials,
-            preferred: entry.preferred, stale: entry.stale)
     }
 }

@@ -1,31 +1,31 @@
-import TBRCore
+package import TBRCore
 import FoundationEssentials
 import MeshCoP
-import Store
-import TBRFoundation
+package import Store
+package import TBRFoundation
 
 /// Checks the HTTPS API's bearer tokens against their hashes in the store, and slows down a client
 /// address that keeps failing: after ``freeFailures`` failures within ``window``, each further failure
 /// is answered only after a delay that doubles, up to ``maximumDelay``. A success clears the address.
 /// Tokens are never logged; a failure is logged with the client's address only.
-actor APIAuthenticator: TokenCore {
+package actor APIAuthenticator: TokenCore {
     private let store: TBRStore
     private let logger: Logger
     private var failures: [String: (count: Int, last: ContinuousClock.Instant)] = [:]
-    static let freeFailures = 5
-    static let window: Duration = .seconds(600)
-    static let maximumDelay: Duration = .seconds(30)
+    package static let freeFailures = 5
+    package static let window: Duration = .seconds(600)
+    package static let maximumDelay: Duration = .seconds(30)
     /// The prefix of every token tbrd makes.
-    static let tokenPrefix = "tbrd_"
+    package static let tokenPrefix = "tbrd_"
 
-    init(store: TBRStore, logger: Logger) {
+    package init(store: TBRStore, logger: Logger) {
         self.store = store
         self.logger = logger
     }
 
     /// The principal of `authorization` (the `Authorization` header); nil when it names no valid token,
     /// after the delay `client`'s failures have earned.
-    func authenticate(_ authorization: String?, client: String) async -> APIPrincipal? {
+    package func authenticate(_ authorization: String?, client: String) async -> APIPrincipal? {
         guard let hash = Self.tokenHash(authorization) else { return await failed(client) }
         let record: APITokenRecord?
         do { record = try await store.useAPIToken(hash: hash) } catch {
@@ -40,7 +40,7 @@ actor APIAuthenticator: TokenCore {
     /// Whether `authorization` names a valid token, with no delay and no failure counted: the server's
     /// admission of a connection (``HTTPServer/Admission``), before its body is read. Not an
     /// actor method: it reads the store only, and runs for every head.
-    nonisolated func admits(_ authorization: String?) async -> Bool {
+    package nonisolated func admits(_ authorization: String?) async -> Bool {
         guard let hash = Self.tokenHash(authorization) else { return false }
         return (try? await store.hasAPIToken(hash: hash)) ?? false
     }
@@ -74,7 +74,7 @@ actor APIAuthenticator: TokenCore {
     }
 
     /// A new token: `tbrd_` and 43 base64url characters (32 random bytes), and its SHA-256.
-    static func makeToken() throws -> (token: String, hash: [UInt8]) {
+    package static func makeToken() throws -> (token: String, hash: [UInt8]) {
         let random = try LibCrypto.randomBytes(32)
         let base64url = Data(random).base64EncodedString().compactMap { c -> Character? in
             switch c {

@@ -1,4 +1,4 @@
-import BorderRouterService
+package import BorderRouterService
 import HostNetwork
 import MeshCoP
 import OpenThreadBR
@@ -7,17 +7,17 @@ import TBRFoundation
 /// `Manager1.Diagnose`: what is wrong with a border router and this host, from facts already read
 /// (``RouterFacts``, ``HostFacts``). Each check says what it read; none does I/O, so each is tested on
 /// facts as well as end to end.
-enum Doctor {
+package enum Doctor {
     /// The CCA failure rate above which the channel is called busy (0xFFFF = 100 %): 10 %.
-    static let ccaWarnRate: UInt16 = 0x1999
+    package static let ccaWarnRate: UInt16 = 0x1999
     /// Network keys nobody should run a real network with: the specification's example key and all zeros.
-    static let wellKnownKeys: [[UInt8]] = [
+    package static let wellKnownKeys: [[UInt8]] = [
         [0x00, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, 0x88, 0x99, 0xAA, 0xBB, 0xCC, 0xDD, 0xEE, 0xFF],
         Array(repeating: 0, count: 16),
     ]
 
     /// Every check of router `r` on this host, in a fixed order.
-    static func checks(_ r: RouterFacts, host: HostFacts) -> [DiagnosticCheck] {
+    package static func checks(_ r: RouterFacts, host: HostFacts) -> [DiagnosticCheck] {
         var checks = [agentReachable(r)]
         guard r.online else { return checks + host.sharedChecks }
         checks.append(attached(r))
@@ -32,7 +32,7 @@ enum Doctor {
         return checks + host.sharedChecks
     }
 
-    static func agentReachable(_ r: RouterFacts) -> DiagnosticCheck {
+    package static func agentReachable(_ r: RouterFacts) -> DiagnosticCheck {
         let agent = r.transport == .rest ? "otbr-agent at \(r.address)" : "otbr-agent (\(r.address))"
         guard r.online else {
             let fix =
@@ -44,7 +44,7 @@ enum Doctor {
         return DiagnosticCheck("agent-reachable", .pass, "\(agent) answers")
     }
 
-    static func attached(_ r: RouterFacts) -> DiagnosticCheck {
+    package static func attached(_ r: RouterFacts) -> DiagnosticCheck {
         guard let role = r.role else { return DiagnosticCheck("thread-attached", .fail, "the agent did not say its role") }
         guard role.isAttached else {
             return DiagnosticCheck(
@@ -54,7 +54,7 @@ enum Doctor {
         return DiagnosticCheck("thread-attached", .pass, "the Thread role is \(role)")
     }
 
-    static func rcpVersion(_ r: RouterFacts) -> DiagnosticCheck {
+    package static func rcpVersion(_ r: RouterFacts) -> DiagnosticCheck {
         switch r.health.rcpVersion {
         case .value(let v) where !v.isEmpty: return DiagnosticCheck("rcp-version", .pass, "OtRcpVersion reads \"\(v)\"")
         case .value: return DiagnosticCheck("rcp-version", .fail, "OtRcpVersion is empty: no radio co-processor answered", fix: radioFix)
@@ -65,7 +65,7 @@ enum Doctor {
 
     private static let radioFix = "check the radio (RCP) is plugged in and otbr-agent's radio URL (-r spinel+hdlc+uart://…) names it"
 
-    static func networkKey(_ r: RouterFacts) -> DiagnosticCheck {
+    package static func networkKey(_ r: RouterFacts) -> DiagnosticCheck {
         switch r.dataset {
         case .value(nil):
             return DiagnosticCheck("network-key", .warn, "the router has no active dataset", fix: "tbrctl network join -d \(r.id) DATASET")
@@ -85,7 +85,7 @@ enum Doctor {
         }
     }
 
-    static func multiAil(_ r: RouterFacts) -> DiagnosticCheck {
+    package static func multiAil(_ r: RouterFacts) -> DiagnosticCheck {
         switch r.health.multiAilDetected {
         case .value(false): return DiagnosticCheck("multi-ail", .pass, "MultiAilDetected is false: one infrastructure link")
         case .value(true):
@@ -98,7 +98,7 @@ enum Doctor {
         }
     }
 
-    static func cca(_ r: RouterFacts) -> DiagnosticCheck {
+    package static func cca(_ r: RouterFacts) -> DiagnosticCheck {
         switch r.health.ccaFailureRate {
         case .value(let rate):
             let percent = Double(rate) * 100 / 65535
@@ -114,12 +114,12 @@ enum Doctor {
         }
     }
 
-    static func percentText(_ percent: Double) -> String {
+    package static func percentText(_ percent: Double) -> String {
         let tenths = Int((percent * 10).rounded())
         return "\(tenths / 10).\(tenths % 10) %"
     }
 
-    static func nat64(_ r: RouterFacts) -> DiagnosticCheck {
+    package static func nat64(_ r: RouterFacts) -> DiagnosticCheck {
         let wanted: Bool?
         switch r.policy?.option {
         case .internetAccessOptionAll?, .internetAccessOptionNat64Only?: wanted = true
@@ -144,7 +144,7 @@ enum Doctor {
     }
 
     /// The option as tbrctl spells it (`nat64-only`).
-    static func word(_ option: ThreadNetworkSettingsTrait.InternetAccessOption) -> String {
+    package static func word(_ option: ThreadNetworkSettingsTrait.InternetAccessOption) -> String {
         switch option {
         case .internetAccessOptionUnspecified: "unspecified"
         case .internetAccessOptionNone: "none"
@@ -154,7 +154,7 @@ enum Doctor {
         }
     }
 
-    static func policy(_ r: RouterFacts) -> DiagnosticCheck {
+    package static func policy(_ r: RouterFacts) -> DiagnosticCheck {
         guard let p = r.policy else {
             return DiagnosticCheck("internet-access-policy", .pass, "\(r.id) is in no structure: no internet-access policy to hold")
         }

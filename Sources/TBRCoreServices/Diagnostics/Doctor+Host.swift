@@ -8,7 +8,7 @@ import TBRFoundation
 extension Doctor {
     /// `omr-route`: this host has a route to each OMR prefix of the router's mesh (the kernel's routing
     /// table; the default route does not count: it leads to the internet, not to the mesh).
-    static func omrRoute(_ r: RouterFacts, _ host: HostFacts) -> DiagnosticCheck {
+    package static func omrRoute(_ r: RouterFacts, _ host: HostFacts) -> DiagnosticCheck {
         var prefixes = r.topology.value?.omrPrefixes ?? []
         if prefixes.isEmpty, let advertised = r.advertisedOMR { prefixes = [advertised] }
         if prefixes.isEmpty {
@@ -46,7 +46,7 @@ extension Doctor {
 
     /// `ra-route-info`: for a router on another host, the interfaces this host reaches it through take
     /// Route Information Options of /64 (so they learn the OMR route from its Router Advertisements).
-    static func routeInformation(_ r: RouterFacts, _ host: HostFacts) -> DiagnosticCheck {
+    package static func routeInformation(_ r: RouterFacts, _ host: HostFacts) -> DiagnosticCheck {
         guard r.transport == .rest else {
             return DiagnosticCheck("ra-route-info", .pass, "the router is on this host: its OMR route needs no Router Advertisement")
         }
@@ -81,9 +81,9 @@ extension Doctor {
 extension HostFacts {
     /// The checks of this host that do not depend on the router: more than one Thread network in the home,
     /// tbrd's firewall table, avahi-daemon.
-    var sharedChecks: [DiagnosticCheck] { [threadNetworks, firewall, avahi] }
+    package var sharedChecks: [DiagnosticCheck] { [threadNetworks, firewall, avahi] }
 
-    var threadNetworks: DiagnosticCheck {
+    package var threadNetworks: DiagnosticCheck {
         guard let agents = borderAgents else {
             return DiagnosticCheck("thread-networks", .unsupported, "mDNS is unavailable: the home's networks cannot be counted")
         }
@@ -105,7 +105,7 @@ extension HostFacts {
         }
     }
 
-    var firewall: DiagnosticCheck {
+    package var firewall: DiagnosticCheck {
         guard firewallEnabled else {
             return DiagnosticCheck("firewall", .pass, "firewall = off in tbrd.conf: tbrd keeps no host firewall")
         }
@@ -123,7 +123,7 @@ extension HostFacts {
         }
     }
 
-    var avahi: DiagnosticCheck {
+    package var avahi: DiagnosticCheck {
         avahiRunning
             ? DiagnosticCheck("avahi", .pass, "avahi-daemon answers on the system bus")
             : DiagnosticCheck(

@@ -1,15 +1,17 @@
-import BorderAgentDiscovery
+package import BorderAgentDiscovery
 import TBRFoundation
 
 /// The Border Agents mDNS showed last, as tbrd's browse of `_meshcop._udp` keeps them
 /// (DaemonRuntime+MDNS.swift writes; the doctor, the network directory and credential fetches read): nil
 /// until avahi-daemon has answered.
-final class BorderAgentsSeen: Sendable {
+package final class BorderAgentsSeen: Sendable {
     private let agents = Locked<[BorderAgent]?>(nil)
 
+    package init() {}
+
     /// What was seen last; nil while mDNS has not answered.
-    var all: [BorderAgent]? { agents.withLock { $0 } }
+    package var all: [BorderAgent]? { agents.withLock { $0 } }
 
     /// The browse's table changed to `table`.
-    func saw(_ table: [BorderAgent]) { agents.withLock { $0 = table } }
+    package func saw(_ table: [BorderAgent]) { agents.withLock { $0 = table } }
 }

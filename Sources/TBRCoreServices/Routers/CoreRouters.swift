@@ -1,23 +1,23 @@
-import BorderRouterService
+package import BorderRouterService
 import FoundationEssentials
 import MeshCoP
-import Store
+package import Store
 import TBRCore
 import TBRDocuments
-import TBRFoundation
+package import TBRFoundation
 
 /// The core's routers and their ePSKc (TBRCore's ``TBRCore/RouterCore``) and what every other part asks
 /// of one router: its summary, its readings through the cache (the last known ones while it is offline),
 /// ePSKc, join, leave, its datasets and its mesh. It owns the cache of what each router last reported.
 /// Every error is the core's (``DaemonRuntime/serving(_:)`` makes any other one a CoreError).
-actor CoreRouters {
-    let service: BorderRouterService
-    let store: TBRStore
-    let logger: Logger
+package actor CoreRouters {
+    package let service: BorderRouterService
+    package let store: TBRStore
+    package let logger: Logger
     /// Router properties read from the agents, served for up to a second; the last ones while offline.
-    let infoCache: RouterInfoCache
+    package let infoCache: RouterInfoCache
 
-    init(service: BorderRouterService, store: TBRStore, logger: Logger) {
+    package init(service: BorderRouterService, store: TBRStore, logger: Logger) {
         self.service = service
         self.store = store
         self.logger = logger
@@ -27,28 +27,28 @@ actor CoreRouters {
     }
 
     /// The router `text` names (id, interface name or Border Agent ID), or NotFound listing the known ones.
-    func resolve(_ text: String) async throws -> DeviceID {
+    package func resolve(_ text: String) async throws -> DeviceID {
         if let id = await service.resolveRouter(text) { return id }
         let known = await service.deviceIDs().map(\.rawValue)
-        throw DaemonError.missing(
+        throw ServiceError.missing(
             "there is no border router \(Quoted(text))" + (known.isEmpty ? " (tbrd knows none)" : " (known: \(known.joined(separator: ", ")))"))
     }
 
     /// The backend of router `id`, or `io.tbrd.Error.NotFound`.
-    func backend(_ id: DeviceID) async throws -> any BorderRouterBackend {
+    package func backend(_ id: DeviceID) async throws -> any BorderRouterBackend {
         try await service.borderRouter(id, refreshing: false)
     }
 
     /// What every router's listing shows, read once for both adapters' lists (`ListBorderRouters`, `GET /routers`).
-    struct RouterOverview: Sendable {
-        var summary: BorderRouterSummary
-        var network: ThreadNetworkManagementTrait.NetworkInfo?
-        var epskcSupported: Bool
+    package struct RouterOverview: Sendable {
+        package var summary: BorderRouterSummary
+        package var network: ThreadNetworkManagementTrait.NetworkInfo?
+        package var epskcSupported: Bool
     }
 
     /// Every router's summary, network and ePSKc support, from the same sources as its own properties:
     /// one answer per value.
-    func routerOverviews() async -> [RouterOverview] {
+    package func routerOverviews() async -> [RouterOverview] {
         var overviews: [RouterOverview] = []
         for summary in await service.routerSummaries() {
             let network = try? await networkInfo(summary.id)
@@ -59,13 +59,13 @@ actor CoreRouters {
     }
 
     /// The role tbrd reports: the agent's while it is online, "" while it is not (never a stale one).
-    static func role(of summary: BorderRouterSummary) -> String {
+    package static func role(of summary: BorderRouterSummary) -> String {
         summary.isOnline ? summary.role?.wireName ?? "" : ""
     }
 
-    func summary(_ id: DeviceID) async throws -> BorderRouterSummary {
+    package func summary(_ id: DeviceID) async throws -> BorderRouterSummary {
         guard let summary = await service.routerSummaries().first(where: { $0.id == id }) else {
-            throw DaemonError.missing("there is no border router \(id)")
+            throw ServiceError.missing("there is no border router \(id)")
         }
         return summary
     }
@@ -75,7 +75,7 @@ actor CoreRouters {
     // never seen online has the explicit empty values. One source per value: ListBorderRouters reads
     // through the same functions.
 
-    func networkInfo(_ id: DeviceID) async throws -> ThreadNetworkManagementTrait.NetworkInfo? {
+    package func networkInfo(_ id: DeviceID) async throws -> ThreadNetworkManagementTrait.NetworkInfo? {
         let router = try await backend(id)
         guard router.isOnline else { return await infoCache.snapshot(id).network }
         do {
@@ -85,7 +85,7 @@ actor CoreRouters {
         }
     }
 
-    func capabilities(_ id: DeviceID) async throws -> ThreadNetworkCapabilitiesTrait.Attributes {
+    package func capabilities(_ id: DeviceID) async throws -> ThreadNetworkCapabilitiesTrait.Attributes {
         let router = try await backend(id)
         let known = { await self.infoCache.snapshot(id).capabilities ?? .init(epskcSupported: false, internetAccessOption: .unspecified) }
         guard router.isOnline else { return await known() }
@@ -96,7 +96,7 @@ actor CoreRouters {
         }
     }
 
-    func basicInformation(_ id: DeviceID) async throws -> BasicInformationTrait.Attributes {
+    package func basicInformation(_ id: DeviceID) async throws -> BasicInformationTrait.Attributes {
         let router = try await backend(id)
         let known = { await self.infoCache.snapshot(id).basicInformation ?? .unknown }
         guard router.isOnline else { return await known() }
@@ -108,7 +108,7 @@ actor CoreRouters {
     }
 
     /// Stores what `id` last reported, so that it is served while the router is offline, after restarts too.
-    static func persist(_ snapshot: RouterSnapshot, of id: DeviceID, in store: TBRStore, logger: Logger) async {
+    package static func persist(_ snapshot: RouterSnapshot, of id: DeviceID, in store: TBRStore, logger: Logger) async {
         do {
             try await store.setLastKnown(Array(try JSONEncoder().encode(snapshot)), of: id)
         } catch {
@@ -118,7 +118,7 @@ actor CoreRouters {
 
     /// Fails with `Unavailable` when the agent of `id` is not on the bus: the same answer for every
     /// operation that needs it.
-    func requireOnline(_ id: DeviceID) async throws -> any BorderRouterBackend {
+    package func requireOnline(_ id: DeviceID) async throws -> any BorderRouterBackend {
         let router = try await backend(id)
         guard router.isOnline else { throw CoreError(.unavailable, "the otbr-agent of \(id) is not running") }
         return router
@@ -126,7 +126,7 @@ actor CoreRouters {
 
     /// Starts an ePSKc on router `id` for `seconds` (0: the agent's default). The key goes to this caller only;
     /// it is never logged or stored.
-    func startEpskc(_ id: DeviceID, seconds: UInt16) async throws -> ThreadNetworkManagementTrait.ActivateEpskcModeResponse {
+    package func startEpskc(_ id: DeviceID, seconds: UInt16) async throws -> ThreadNetworkManagementTrait.ActivateEpskcModeResponse {
         let request = ThreadNetworkManagementTrait.ActivateEpskcModeRequest(
             requestedDurationSeconds: seconds == 0 ? nil : Int(seconds))
         // A bad argument is an error with its sentence (docs/dbus-api.md); statuses say how the router answered.
@@ -141,20 +141,20 @@ actor CoreRouters {
     /// Router `id` joins the network of Active dataset `tlvs`: alone, or with its whole mesh (through a
     /// Pending dataset, the agent's delay before the move in the answer): the trait's response, which
     /// each adapter maps (`JoinNetworkReply` on D-Bus, `JoinResult` in the core).
-    func joinNetwork(_ id: DeviceID, tlvs: [UInt8], scope: ThreadNetworkManagementTrait.JoinScope) async throws
+    package func joinNetwork(_ id: DeviceID, tlvs: [UInt8], scope: ThreadNetworkManagementTrait.JoinScope) async throws
         -> ThreadNetworkManagementTrait.JoinNetworkResponse
     {
         let router = try await requireOnline(id)
         let response = await router.joinNetwork(.init(operationalDatasetTlvs: tlvs, scope: scope))
         await infoCache.invalidate(id)
         if response.status == .invalidArgument {
-            throw DaemonError.invalid(response.message ?? "the dataset is not valid")
+            throw ServiceError.invalid(response.message ?? "the dataset is not valid")
         }
         return response
     }
 
     /// Router `id` leaves its network.
-    func leaveNetwork(_ id: DeviceID) async throws {
+    package func leaveNetwork(_ id: DeviceID) async throws {
         do { try await requireOnline(id).leaveNetwork() } catch {
             await infoCache.invalidate(id)
             throw error
@@ -163,13 +163,13 @@ actor CoreRouters {
     }
 
     /// The Active (or Pending) dataset of router `id`, as TLVs.
-    func dataset(_ id: DeviceID, pending: Bool) async throws -> [UInt8] {
+    package func dataset(_ id: DeviceID, pending: Bool) async throws -> [UInt8] {
         let summary = try await summary(id)
         guard summary.isOnline else {
             throw CoreError(.unavailable, "the otbr-agent of \(id) is not answering")
         }
         guard let tlvs = try await service.datasetTLVs(of: id, pending: pending) else {
-            throw DaemonError.missing("\(id) has no \(pending ? "pending" : "active") dataset")
+            throw ServiceError.missing("\(id) has no \(pending ? "pending" : "active") dataset")
         }
         return tlvs
     }

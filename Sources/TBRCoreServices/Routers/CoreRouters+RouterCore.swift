@@ -1,9 +1,9 @@
 import BorderRouterService
-import MeshCoP
-import Store
+package import MeshCoP
+package import Store
 import TBRCore
-import TBRDocuments
-import TBRFoundation
+package import TBRDocuments
+package import TBRFoundation
 
 // The core's calls about routers, their ePSKc and their mesh, answered with the documents tbrctl prints
 // (TBRDocuments) from the same readings the D-Bus properties serve, so `GET /api/v1/routers/{id}` and
@@ -11,7 +11,7 @@ import TBRFoundation
 
 extension CoreRouters: RouterCore {
     /// Every router as `tbrctl --json list` shows it, sorted by id.
-    func routerListings() async -> [RouterListing] {
+    package func routerListings() async -> [RouterListing] {
         await routerOverviews().map { o in
             let network = o.network
             return RouterListing(
@@ -22,11 +22,11 @@ extension CoreRouters: RouterCore {
         }.sorted { $0.id < $1.id }
     }
 
-    func routerInfo(_ router: String) async throws -> RouterInfo { try await routerInfo(try await resolve(router)) }
+    package func routerInfo(_ router: String) async throws -> RouterInfo { try await routerInfo(try await resolve(router)) }
 
     /// Router `id` as `tbrctl --json info` shows it, from the same readings its D-Bus properties serve
     /// (the summary, and the trait values through the cache: the last known ones while it is offline).
-    func routerInfo(_ id: DeviceID) async throws -> RouterInfo {
+    package func routerInfo(_ id: DeviceID) async throws -> RouterInfo {
         let summary = try await summary(id)
         let network = try await networkInfo(id)
         let basic = try await basicInformation(id)
@@ -50,8 +50,8 @@ extension CoreRouters: RouterCore {
     }
 
     /// Starts an ePSKc for `seconds` (1…600), as `tbrctl --json epskc activate` shows the answer.
-    func activateEpskc(_ router: String, seconds: Int) async throws -> (router: String, activation: EpskcActivation) {
-        guard (1...600).contains(seconds) else { throw DaemonError.invalid("an ePSKc duration is a number of seconds from 1 to 600") }
+    package func activateEpskc(_ router: String, seconds: Int) async throws -> (router: String, activation: EpskcActivation) {
+        guard (1...600).contains(seconds) else { throw ServiceError.invalid("an ePSKc duration is a number of seconds from 1 to 600") }
         let id = try await resolve(router)
         let response = try await startEpskc(id, seconds: UInt16(seconds))
         let success = response.status == .success
@@ -63,13 +63,13 @@ extension CoreRouters: RouterCore {
         )
     }
 
-    func deactivateEpskc(_ router: String) async throws -> String {
+    package func deactivateEpskc(_ router: String) async throws -> String {
         let id = try await resolve(router)
         try await requireOnline(id).deactivateEpskcMode(retainActiveSession: false)
         return id.rawValue
     }
 
-    func dataset(_ router: String, pending: Bool) async throws -> (router: String, dataset: OperationalDataset) {
+    package func dataset(_ router: String, pending: Bool) async throws -> (router: String, dataset: OperationalDataset) {
         let id = try await resolve(router)
         let tlvs = try await dataset(id, pending: pending)
         do { return (id.rawValue, try OperationalDataset(bytes: tlvs)) } catch {
@@ -78,13 +78,13 @@ extension CoreRouters: RouterCore {
     }
 
     /// Router `router` joins the network of the Active dataset `hex`, as `tbrctl --json network join` answers.
-    func join(_ router: String, datasetHex hex: String, thisRouterOnly: Bool) async throws -> (router: String, result: JoinResult) {
+    package func join(_ router: String, datasetHex hex: String, thisRouterOnly: Bool) async throws -> (router: String, result: JoinResult) {
         guard hex.utf8.count <= 1024, let tlvs = try? Hex.decode(hex.filter { !$0.isWhitespace }), !tlvs.isEmpty else {
-            throw DaemonError.invalid("dataset is the Active dataset's TLVs as hex (at most 254 bytes)")
+            throw ServiceError.invalid("dataset is the Active dataset's TLVs as hex (at most 254 bytes)")
         }
         let problems = OperationalDataset.validate(bytes: tlvs, as: .active)
         guard problems.isEmpty else {
-            throw DaemonError.invalid(
+            throw ServiceError.invalid(
                 "the dataset is not a valid complete Active dataset; nothing was sent: " + problems.map(\.description).joined(separator: "; "))
         }
         let id = try await resolve(router)
@@ -94,18 +94,18 @@ extension CoreRouters: RouterCore {
         return (id.rawValue, JoinResult(status: status, migrationDelaySeconds: delay, message: status == .success ? nil : response.message?.nilIfEmpty))
     }
 
-    func leave(_ router: String) async throws -> String {
+    package func leave(_ router: String) async throws -> String {
         let id = try await resolve(router)
         try await leaveNetwork(id)
         return id.rawValue
     }
 
-    func epskcJournal(since sequence: Int64, limit: Int) async throws -> [EpskcWatchEvent] {
+    package func epskcJournal(since sequence: Int64, limit: Int) async throws -> [EpskcWatchEvent] {
         try await store.epskcEvents(since: sequence, router: nil, limit: limit).map(Self.watchEvent)
     }
 
     /// A journal entry as the `epskc` event (`tbrctl --json epskc watch`'s shape).
-    static func watchEvent(_ e: EpskcJournalEntry) -> EpskcWatchEvent {
+    package static func watchEvent(_ e: EpskcJournalEntry) -> EpskcWatchEvent {
         let deactivated = e.kind == .deactivated
         return EpskcWatchEvent(
             event: deactivated ? .epskcModeDeactivated : .epskcModeActivated, sequence: UInt64(e.sequence), router: e.router.rawValue,
@@ -116,20 +116,20 @@ extension CoreRouters: RouterCore {
 
     /// The mesh around `router`, as `tbrctl --json mesh` shows it: its agent's tables, read fresh
     /// within the service's limit (`GetMeshTopology` answers the same topology).
-    func mesh(_ router: String) async throws -> MeshView { try await meshView(try await resolve(router)) }
+    package func mesh(_ router: String) async throws -> MeshView { try await meshView(try await resolve(router)) }
 
-    func meshView(_ id: DeviceID) async throws -> MeshView {
+    package func meshView(_ id: DeviceID) async throws -> MeshView {
         _ = try await requireOnline(id)
         return MeshView(router: id.rawValue, topology: try await service.meshTopology(of: id))
     }
 
     /// The longest Graphviz may take to draw a mesh; a larger mesh than a home's would need more.
-    static let meshPictureLimit: Duration = .seconds(20)
+    package static let meshPictureLimit: Duration = .seconds(20)
 
     /// The mesh around `router` drawn as SVG by Graphviz's `dot` on this host (on `PATH`). tbrd writes
     /// the graph itself (``MeshView/dot()``): node names are extended addresses, labels escaped, so
     /// nothing a router reports reaches `dot` unquoted.
-    func meshPicture(_ router: String) async throws -> [UInt8] {
+    package func meshPicture(_ router: String) async throws -> [UInt8] {
         let graph = try await meshView(try await resolve(router)).dot()
         guard let dot = Subprocess.locate("dot") else {
             throw CoreError(.unavailable, "Graphviz is not installed on tbrd's host (Debian package graphviz): the mesh cannot be drawn")

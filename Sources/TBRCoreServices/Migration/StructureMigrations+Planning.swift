@@ -1,10 +1,10 @@
-import BorderRouterService
+package import BorderRouterService
 import FoundationEssentials
 import MeshCoP
 import NetworkMigration
 import Store
 import TBRCore
-import TBRDocuments
+package import TBRDocuments
 import TBRFoundation
 
 // Planning a migration or channel change, starting it, and cancelling it: the calls behind
@@ -13,12 +13,12 @@ import TBRFoundation
 extension StructureMigrations {
     /// `Migrate`: plans the move of every router not on the target (the preferred network when `to` is
     /// empty), and unless `dryRun` takes the structure's lock and sends each its pending dataset.
-    func migrate(_ id: StructureID, to text: String, delaySeconds: UInt32, dryRun: Bool) async throws -> Migration {
+    package func migrate(_ id: StructureID, to text: String, delaySeconds: UInt32, dryRun: Bool) async throws -> Migration {
         try Self.checkDelay(delaySeconds)
         let xpan: String
         if text.isEmpty {
             guard let preferred = try await structures.settings(of: id).defaultThreadNetworkId?.description else {
-                throw DaemonError.invalid("the structure has no preferred network; name one with --to XPANID or 'tbrctl network preferred'")
+                throw ServiceError.invalid("the structure has no preferred network; name one with --to XPANID or 'tbrctl network preferred'")
             }
             xpan = preferred
         } else {
@@ -33,13 +33,13 @@ extension StructureMigrations {
 
     /// `SetChannel`: the structure's network (the preferred one, else the one its routers are on) moves
     /// to `channel`, or with 0 to the quietest channel by its routers' energy scans.
-    func setChannel(_ id: StructureID, _ channel: UInt16, delaySeconds: UInt32, dryRun: Bool) async throws -> Migration {
+    package func setChannel(_ id: StructureID, _ channel: UInt16, delaySeconds: UInt32, dryRun: Bool) async throws -> Migration {
         try Self.checkDelay(delaySeconds)
         let routers = try await planningRouters(id)
         let preferred = try await structures.settings(of: id).defaultThreadNetworkId?.description
         let networks = Set(routers.compactMap { $0.network?.extendedPANID?.description })
         guard let xpan = preferred ?? (networks.count == 1 ? networks.first : nil) else {
-            throw DaemonError.invalid(
+            throw ServiceError.invalid(
                 networks.isEmpty
                     ? "no router of the structure is on a network"
                     : "the structure's routers are on \(networks.count) networks and none is preferred; merge them first ('tbrctl structure migrate') or choose one with 'tbrctl network preferred'")
@@ -60,11 +60,11 @@ extension StructureMigrations {
                 throw CoreError(.notSupported, "no router of the structure on \(xpan) can run an energy scan (REST agents have none); name a channel")
             }
             guard let quiet = MigrationPlanner.quietest(scans, allowed: { MigrationPlanner.channelProblem($0, network: network, supported: supported) == nil })
-            else { throw DaemonError.invalid("no channel is allowed by the network's channel mask and every router's radio") }
+            else { throw ServiceError.invalid("no channel is allowed by the network's channel mask and every router's radio") }
             chosen = quiet.channel
             detail += "; --auto chose channel \(quiet.channel) (strongest energy \(quiet.energy) dBm over \(scans.count) scan\(scans.count == 1 ? "" : "s"))"
         } else if let problem = MigrationPlanner.channelProblem(channel, network: network, supported: supported) {
-            throw DaemonError.invalid(problem)
+            throw ServiceError.invalid(problem)
         }
         let target = chosen == network.channel?.number ? network : MigrationPlanner.onChannel(network, chosen)
         let plan = MigrationPlanner.plan(
@@ -74,14 +74,14 @@ extension StructureMigrations {
 
     private static func checkDelay(_ seconds: UInt32) throws {
         guard delayRange.contains(seconds) else {
-            throw DaemonError.invalid(
+            throw ServiceError.invalid(
                 "the delay is \(delayRange.lowerBound) to \(delayRange.upperBound) s (OpenThread's leader raises a shorter pending delay to 30 s)")
         }
     }
 
     /// Each router of the structure: online or not, and its active dataset.
     private func planningRouters(_ id: StructureID) async throws -> [MigrationPlanner.Router] {
-        guard let info = try await structures.structure(id: id) else { throw DaemonError.missing("there is no structure \(id)") }
+        guard let info = try await structures.structure(id: id) else { throw ServiceError.missing("there is no structure \(id)") }
         let summaries = await service.routerSummaries()
         var routers: [MigrationPlanner.Router] = []
         for router in info.deviceIDs {
@@ -101,7 +101,7 @@ extension StructureMigrations {
     {
         let recordID = try PersistentStructureStore.recordID(id)
         let stored: ThreadNetworkRecord?
-        do { stored = try await store.networks(inStructure: recordID).first { $0.extendedPANID == xpan } } catch { throw DaemonError.core(error) }
+        do { stored = try await store.networks(inStructure: recordID).first { $0.extendedPANID == xpan } } catch { throw ServiceError.core(error) }
         let live = routers.first { $0.online && $0.network?.extendedPANID?.description == xpan && $0.network?.isValid(as: .active) == true }
         let directory = stored?.dataset.flatMap { try? OperationalDataset(bytes: $0) }
         if let live, let network = live.network, (directory?.activeTimestamp ?? Timestamp(rawValue: 0)) <= (network.activeTimestamp ?? Timestamp(rawValue: 0)) {
@@ -127,7 +127,7 @@ extension StructureMigrations {
         locked.state = .pending
         locked.startedAt = now
         let refused: String?
-        do { refused = try await store.beginNetworkMigration(Self.encode(locked), in: recordID) } catch { throw DaemonError.core(error) }
+        do { refused = try await store.beginNetworkMigration(Self.encode(locked), in: recordID) } catch { throw ServiceError.core(error) }
         if let refused {
             let running = Self.decode(refused)
             let left = max(0, Int(((running?.dueAt ?? 0) - now).rounded(.up)))
@@ -147,13 +147,13 @@ extension StructureMigrations {
     /// `CancelMigration`: each pending router gets what MeshCoP allows before its delay ends
     /// (``NetworkMigration/MigrationMachine/cancelRead(router:active:now:)``). Returns the migration
     /// once every router's cancel has answered.
-    func cancel(_ id: StructureID) async throws -> Migration {
+    package func cancel(_ id: StructureID) async throws -> Migration {
         var reads: [MigrationDirective]?
         await perform(id) { machine in
             reads = machine.cancelRequested()
             return reads ?? []
         }
-        guard reads != nil else { throw DaemonError.missing("no migration or channel change of the structure is pending") }
+        guard reads != nil else { throw ServiceError.missing("no migration or channel change of the structure is pending") }
         return try await migration(of: id)
     }
 }

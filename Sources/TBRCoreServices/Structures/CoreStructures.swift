@@ -1,42 +1,43 @@
-import BorderRouterService
-import Store
+package import BorderRouterService
+package import Store
 import TBRCore
-import TBRDocuments
-import TBRFoundation
+package import TBRDocuments
+package import TBRFoundation
 
 /// The core's structures (TBRCore's ``TBRCore/StructureCore``): structures and their routers, their
 /// settings and internet-access policy, their rooms, and each one's network directory
 /// (CoreStructures+Directory.swift). What changes is published on ``signals`` for the adapters (the
 /// D-Bus adapter's `StructureAdded`, `StructureRemoved` and `PropertiesChanged`): this actor emits
 /// nothing itself.
-actor CoreStructures {
-    let structures: PersistentStructureStore
-    let service: BorderRouterService
-    let routers: CoreRouters
-    let store: TBRStore
-    let borderAgents: BorderAgentsSeen
-    let configuration: DaemonConfiguration
-    let clock: any TBRClock
-    let logger: Logger
+package actor CoreStructures {
+    package let structures: PersistentStructureStore
+    package let service: BorderRouterService
+    package let routers: CoreRouters
+    package let store: TBRStore
+    package let borderAgents: BorderAgentsSeen
+    /// How long a network no router of the structure is on stays fresh in the directory, in seconds.
+    package let networkStaleAfter: Double
+    package let clock: any TBRClock
+    package let logger: Logger
     /// What changed, for the adapters; with no subscriber nothing is kept.
-    nonisolated let signals = EventBroadcaster<StructureSignal>()
+    package nonisolated let signals = EventBroadcaster<StructureSignal>()
 
-    init(
+    package init(
         structures: PersistentStructureStore, service: BorderRouterService, routers: CoreRouters, store: TBRStore,
-        borderAgents: BorderAgentsSeen, configuration: DaemonConfiguration, clock: any TBRClock, logger: Logger
+        borderAgents: BorderAgentsSeen, networkStaleAfter: Double, clock: any TBRClock, logger: Logger
     ) {
         self.structures = structures
         self.service = service
         self.routers = routers
         self.store = store
         self.borderAgents = borderAgents
-        self.configuration = configuration
+        self.networkStaleAfter = networkStaleAfter
         self.clock = clock
         self.logger = logger
     }
 
     /// The spelling of a structure's internet-access option in every adapter (docs/dbus-api.md, docs/http-api.md).
-    static func busName(_ option: ThreadNetworkSettingsTrait.InternetAccessOption) -> String {
+    package static func busName(_ option: ThreadNetworkSettingsTrait.InternetAccessOption) -> String {
         switch option {
         case .internetAccessOptionUnspecified: "unspecified"
         case .internetAccessOptionNone: "none"
@@ -46,21 +47,21 @@ actor CoreStructures {
         }
     }
 
-    static func option(busName: String) -> ThreadNetworkSettingsTrait.InternetAccessOption? {
+    package static func option(busName: String) -> ThreadNetworkSettingsTrait.InternetAccessOption? {
         ThreadNetworkSettingsTrait.InternetAccessOption.allCases.first { Self.busName($0) == busName }
     }
 
-    func allStructures() async throws -> [StructureInfo] { try await structures.structures() }
+    package func allStructures() async throws -> [StructureInfo] { try await structures.structures() }
 
-    func structure(named name: String) async throws -> StructureInfo {
+    package func structure(named name: String) async throws -> StructureInfo {
         guard let found = try await structures.structure(named: name) else {
-            throw DaemonError.missing("there is no structure named \(Quoted(name))")
+            throw ServiceError.missing("there is no structure named \(Quoted(name))")
         }
         return found
     }
 
     /// Creates structure `name`.
-    func createStructure(_ name: String) async throws -> StructureInfo {
+    package func createStructure(_ name: String) async throws -> StructureInfo {
         let info = try await structures.createStructure(name: name)
         signals.publish(.added(info))
         logger.info("structure created", [("structure", info.name)])
@@ -68,7 +69,7 @@ actor CoreStructures {
     }
 
     /// Deletes the structure; its routers become unassigned, and each signals its `Structure` as `""`.
-    func removeStructure(_ name: String) async throws -> StructureInfo {
+    package func removeStructure(_ name: String) async throws -> StructureInfo {
         let info = try await structure(named: name)
         try await structures.deleteStructure(info.id)
         signals.publish(.removed(info))
@@ -76,7 +77,7 @@ actor CoreStructures {
         return info
     }
 
-    func addBorderRouter(_ structureName: String, _ router: String) async throws {
+    package func addBorderRouter(_ structureName: String, _ router: String) async throws {
         let info = try await structure(named: structureName)
         let id = try await routers.resolve(router)
         try await structures.addDevice(id, to: info.id)
@@ -84,7 +85,7 @@ actor CoreStructures {
         signals.publish(.routersChanged(info.id, router: id, structure: info.name))
     }
 
-    func removeBorderRouter(_ structureName: String, _ router: String) async throws {
+    package func removeBorderRouter(_ structureName: String, _ router: String) async throws {
         let info = try await structure(named: structureName)
         let id = try await routers.resolve(router)
         try await structures.removeDevice(id, from: info.id)
@@ -92,14 +93,14 @@ actor CoreStructures {
         signals.publish(.routersChanged(info.id, router: id, structure: ""))
     }
 
-    func info(_ id: StructureID) async throws -> StructureInfo {
+    package func info(_ id: StructureID) async throws -> StructureInfo {
         guard let found = try await structures.structure(id: id) else {
-            throw DaemonError.missing("there is no structure with the id \(id)")
+            throw ServiceError.missing("there is no structure with the id \(id)")
         }
         return found
     }
 
-    func update(
+    package func update(
         _ id: StructureID, reapplying: Bool = false, _ change: @escaping @Sendable (inout ThreadNetworkSettingsTrait.Attributes) -> Void
     ) async throws {
         let updated = try await structures.updateSettings(of: id, change)
@@ -110,21 +111,21 @@ actor CoreStructures {
     }
 
     /// Each router's internet-access status in structure `id`, sorted by router.
-    func policyStatus(_ id: StructureID) async throws -> [PolicyRouterView] {
+    package func policyStatus(_ id: StructureID) async throws -> [PolicyRouterView] {
         try await structures.policyStatus(of: id).map {
             PolicyRouterView(id: $0.deviceID.rawValue, state: $0.state, detail: $0.detail)
         }.sorted { $0.id < $1.id }
     }
 
     /// Adds room `room` to structure `id`, and publishes the rooms as they are then.
-    func addRoom(_ room: String, to id: StructureID) async throws -> [String] {
+    package func addRoom(_ room: String, to id: StructureID) async throws -> [String] {
         let rooms = try await service.addRoom(room, to: id)
         signals.publish(.roomsChanged(id, rooms))
         return rooms
     }
 
     /// Removes room `room` from structure `id`, and publishes the rooms as they are then.
-    func removeRoom(_ room: String, from id: StructureID) async throws -> [String] {
+    package func removeRoom(_ room: String, from id: StructureID) async throws -> [String] {
         let rooms = try await service.removeRoom(room, from: id)
         signals.publish(.roomsChanged(id, rooms))
         return rooms
@@ -132,7 +133,7 @@ actor CoreStructures {
 }
 
 /// A change of a structure, as the core publishes it (``CoreStructures/signals``).
-enum StructureSignal: Sendable {
+package enum StructureSignal: Sendable {
     /// A structure was created.
     case added(StructureInfo)
     /// A structure was deleted, with the routers it had.

@@ -1,10 +1,10 @@
 import BorderAgentDiscovery
-import BorderRouterService
-import EpskcCommissioner
-import MeshCoP
-import Store
+package import BorderRouterService
+package import EpskcCommissioner
+package import MeshCoP
+package import Store
 import TBRCore
-import TBRDocuments
+package import TBRDocuments
 import TBRFoundation
 
 // The network directory of each structure (issue 31): the networks of its routers' active datasets,
@@ -13,7 +13,7 @@ import TBRFoundation
 
 extension CoreStructures {
     /// The directory of structure `id`, brought up to date with what its routers and mDNS show now.
-    func networkEntries(_ id: StructureID) async throws -> [NetworkEntry] {
+    package func networkEntries(_ id: StructureID) async throws -> [NetworkEntry] {
         let directory = try await refreshedDirectory(id)
         return try await entries(id, directory.records, routersOn: directory.routersOn)
     }
@@ -29,20 +29,20 @@ extension CoreStructures {
     }
 
     private func storedNetworks(_ record: StructureRecord.ID) async throws -> [ThreadNetworkRecord] {
-        do { return try await store.networks(inStructure: record) } catch { throw DaemonError.core(error) }
+        do { return try await store.networks(inStructure: record) } catch { throw ServiceError.core(error) }
     }
 
     private func entries(_ id: StructureID, _ records: [ThreadNetworkRecord], routersOn: [String: [String]]) async throws -> [NetworkEntry] {
         let preferred = try await structures.settings(of: id).defaultThreadNetworkId?.description
         return NetworkDirectory.entries(
             structure: try await info(id).name, records, routersOn: routersOn, preferred: preferred, now: clock.wallTime(),
-            staleAfter: Double(configuration.networkStaleAfterDays) * 86_400)
+            staleAfter: networkStaleAfter)
     }
 
     /// Records the networks of the structure's routers (with their credentials) and those other border
     /// agents advertise (without). Returns which routers are on which network.
     private func refreshNetworks(_ id: StructureID, _ structureRecord: StructureRecord.ID) async throws -> [String: [String]] {
-        guard let info = try await structures.structure(id: id) else { throw DaemonError.missing("there is no structure \(id)") }
+        guard let info = try await structures.structure(id: id) else { throw ServiceError.missing("there is no structure \(id)") }
         var routersOn: [String: [String]] = [:]
         var ownAgents: Set<BorderAgentID> = []
         let summaries = await service.routerSummaries()
@@ -66,10 +66,10 @@ extension CoreStructures {
     }
 
     private func record(_ entry: ThreadNetworkRecord, _ structure: StructureRecord.ID) async throws {
-        do { try await store.recordNetwork(entry, in: structure) } catch { throw DaemonError.core(error) }
+        do { try await store.recordNetwork(entry, in: structure) } catch { throw ServiceError.core(error) }
     }
 
-    static func entry(_ dataset: OperationalDataset, _ tlvs: [UInt8]?, _ source: ThreadNetworkRecord.Source, _ detail: String)
+    package static func entry(_ dataset: OperationalDataset, _ tlvs: [UInt8]?, _ source: ThreadNetworkRecord.Source, _ detail: String)
         -> ThreadNetworkRecord
     {
         ThreadNetworkRecord(
@@ -79,10 +79,10 @@ extension CoreStructures {
     }
 
     /// A complete Active dataset, checked, or InvalidArgument listing every problem.
-    static func completeDataset(_ tlvs: [UInt8]) throws -> OperationalDataset {
+    package static func completeDataset(_ tlvs: [UInt8]) throws -> OperationalDataset {
         let problems = OperationalDataset.validate(bytes: tlvs, as: .active)
         guard problems.isEmpty, let dataset = try? OperationalDataset(bytes: tlvs) else {
-            throw DaemonError.invalid(
+            throw ServiceError.invalid(
                 "the dataset is not a valid complete Active dataset; nothing was stored:\n"
                     + problems.map { "  \($0)" }.joined(separator: "\n"))
         }
@@ -90,7 +90,7 @@ extension CoreStructures {
     }
 
     /// `AddNetwork`: the network of a complete Active dataset into the directory.
-    func addNetwork(_ id: StructureID, tlvs: [UInt8]) async throws -> String {
+    package func addNetwork(_ id: StructureID, tlvs: [UInt8]) async throws -> String {
         let dataset = try Self.completeDataset(tlvs)
         let record = try PersistentStructureStore.recordID(id)
         try await self.record(Self.entry(dataset, tlvs, .added, ""), record)
@@ -101,7 +101,7 @@ extension CoreStructures {
     }
 
     /// Stores a network fetched with an ePSKc (FetchNetworkCredentials with a structure).
-    func storeFetchedNetwork(_ tlvs: [UInt8], source: FetchSource, inStructure name: String) async throws {
+    package func storeFetchedNetwork(_ tlvs: [UInt8], source: FetchSource, inStructure name: String) async throws {
         let info = try await structure(named: name)
         let dataset = try Self.completeDataset(tlvs)
         let detail = [source.instance.map { "\"\($0)\"" }, source.address].compactMap { $0 }.joined(separator: " at ")
@@ -110,12 +110,12 @@ extension CoreStructures {
     }
 
     /// `RemoveNetwork`: refused while a router of the structure is on it; the credentials go with it.
-    func removeNetwork(_ id: StructureID, _ text: String) async throws {
+    package func removeNetwork(_ id: StructureID, _ text: String) async throws {
         let xpan = try Self.extendedPANID(text)
         let directory = try await refreshedDirectory(id)
         let entries = try await entries(id, directory.records, routersOn: directory.routersOn)
         guard let row = entries.first(where: { $0.extPanId == xpan }) else {
-            throw DaemonError.missing("the structure knows no network \(xpan) ('tbrctl network list' shows its networks)")
+            throw ServiceError.missing("the structure knows no network \(xpan) ('tbrctl network list' shows its networks)")
         }
         guard row.routers.isEmpty else {
             throw CoreError(
@@ -124,34 +124,34 @@ extension CoreStructures {
                     + "the structure's router\(row.routers.count == 1 ? "" : "s") \(row.routers.joined(separator: ", ")) "
                     + "\(row.routers.count == 1 ? "is" : "are") on it")
         }
-        do { try await store.forgetNetwork(xpan, in: try PersistentStructureStore.recordID(id)) } catch { throw DaemonError.core(error) }
+        do { try await store.forgetNetwork(xpan, in: try PersistentStructureStore.recordID(id)) } catch { throw ServiceError.core(error) }
         if row.preferred { try await update(id) { $0.defaultThreadNetworkId = nil } }
         logger.notice("network forgotten from a structure's directory", [("structure", id.rawValue), ("ext_pan_id", xpan)])
         await signalNetworks(id, routersOn: directory.routersOn)
     }
 
     /// `GetNetworkDataset`: the credentials tbrd holds for a network of the directory.
-    func networkDataset(_ id: StructureID, _ text: String) async throws -> [UInt8] {
+    package func networkDataset(_ id: StructureID, _ text: String) async throws -> [UInt8] {
         let xpan = try Self.extendedPANID(text)
         guard let found = try await refreshedDirectory(id).records.first(where: { $0.extendedPANID == xpan }) else {
-            throw DaemonError.missing("the structure knows no network \(xpan) ('tbrctl network list' shows its networks)")
+            throw ServiceError.missing("the structure knows no network \(xpan) ('tbrctl network list' shows its networks)")
         }
         guard let tlvs = found.dataset else {
-            throw DaemonError.missing(
+            throw ServiceError.missing(
                 "tbrd does not hold the credentials of \(Quoted(found.networkName)) (\(xpan)); fetch them with 'tbrctl network fetch --structure'")
         }
         return tlvs
     }
 
     /// `PreferredNetwork` written: a network of the directory (or empty for none).
-    func setPreferredNetwork(_ id: StructureID, _ text: String) async throws {
+    package func setPreferredNetwork(_ id: StructureID, _ text: String) async throws {
         var xpan: ExtendedPANID?
         var routersOn: [String: [String]]?
         if !text.isEmpty {
             let normalized = try Self.extendedPANID(text)
             let directory = try await refreshedDirectory(id)
             guard directory.records.contains(where: { $0.extendedPANID == normalized }) else {
-                throw DaemonError.missing(
+                throw ServiceError.missing(
                     "the structure knows no network \(normalized): add it ('tbrctl network add') or fetch it ('tbrctl network fetch --structure') first")
             }
             xpan = ExtendedPANID(normalized)
@@ -162,16 +162,16 @@ extension CoreStructures {
         await signalNetworks(id, routersOn: routersOn)
     }
 
-    static func extendedPANID(_ text: String) throws -> String {
+    package static func extendedPANID(_ text: String) throws -> String {
         guard text.count == 16, let xpan = ExtendedPANID(text) else {
-            throw DaemonError.invalid("\(Quoted(text)) is not an Extended PAN ID (16 hex digits)")
+            throw ServiceError.invalid("\(Quoted(text)) is not an Extended PAN ID (16 hex digits)")
         }
         return xpan.description
     }
 
     /// Publishes the directory anew (`Networks` on D-Bus): from the store with `routersOn` when the caller has just refreshed the
     /// directory, else after a refresh.
-    func signalNetworks(_ id: StructureID, routersOn: [String: [String]]? = nil) async {
+    package func signalNetworks(_ id: StructureID, routersOn: [String: [String]]? = nil) async {
         let entries: [NetworkEntry]?
         if let routersOn, let record = try? PersistentStructureStore.recordID(id), let records = try? await storedNetworks(record) {
             entries = try? await self.entries(id, records, routersOn: routersOn)

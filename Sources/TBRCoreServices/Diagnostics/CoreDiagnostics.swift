@@ -1,55 +1,56 @@
 import BorderAgentDiscovery
-import BorderRouterService
+package import BorderRouterService
 import Firewall
 import HostNetwork
 import MeshCoP
 import OpenThreadBR
-import MDNS
-import Store
+package import MDNS
+package import Store
 import TBRCore
-import TBRDocuments
-import TBRFoundation
+package import TBRDocuments
+package import TBRFoundation
 
 /// The core's diagnostics (TBRCore's ``TBRCore/DiagnosticsCore``): a router's mesh (from
 /// ``CoreRouters``) and the doctor's checks of a router and this host, from what tbrd reads and what
 /// mDNS shows.
-actor CoreDiagnostics: DiagnosticsCore {
-    let routers: CoreRouters
-    let service: BorderRouterService
-    let structures: PersistentStructureStore
-    let borderAgents: BorderAgentsSeen
-    let mdns: MDNSClient
-    let configuration: DaemonConfiguration
-    let clock: any TBRClock
+package actor CoreDiagnostics: DiagnosticsCore {
+    package let routers: CoreRouters
+    package let service: BorderRouterService
+    package let structures: PersistentStructureStore
+    package let borderAgents: BorderAgentsSeen
+    package let mdns: MDNSClient
+    /// The `nft` program of tbrd's host firewall; nil when tbrd keeps none (`firewall = off`).
+    package let firewallTool: String?
+    package let clock: any TBRClock
 
-    init(
+    package init(
         routers: CoreRouters, service: BorderRouterService, structures: PersistentStructureStore, borderAgents: BorderAgentsSeen,
-        mdns: MDNSClient, configuration: DaemonConfiguration, clock: any TBRClock
+        mdns: MDNSClient, firewallTool: String?, clock: any TBRClock
     ) {
         self.routers = routers
         self.service = service
         self.structures = structures
         self.borderAgents = borderAgents
         self.mdns = mdns
-        self.configuration = configuration
+        self.firewallTool = firewallTool
         self.clock = clock
     }
 
-    func mesh(_ router: String) async throws -> MeshView { try await routers.mesh(router) }
+    package func mesh(_ router: String) async throws -> MeshView { try await routers.mesh(router) }
 
-    func meshPicture(_ router: String) async throws -> [UInt8] { try await routers.meshPicture(router) }
+    package func meshPicture(_ router: String) async throws -> [UInt8] { try await routers.meshPicture(router) }
 
     /// The doctor's checks of `router` and this host, as `tbrctl --json doctor` shows them.
-    func doctor(_ router: String) async throws -> DoctorReport {
+    package func doctor(_ router: String) async throws -> DoctorReport {
         let id = try await routers.resolve(router)
         return DoctorReport(router: id.rawValue, checks: try await doctorChecks(id.rawValue))
     }
 
     /// How long the readings of one router may take in all.
-    static let diagnoseLimit: Duration = .seconds(5)
+    package static let diagnoseLimit: Duration = .seconds(5)
 
     /// The doctor's checks of router `text` (empty: the only router) and of this host.
-    func doctorChecks(_ text: String) async throws -> [DoctorCheck] {
+    package func doctorChecks(_ text: String) async throws -> [DoctorCheck] {
         let id = try await diagnosedRouter(text)
         let summary = try await routers.summary(id)
         async let host = hostFacts()
@@ -63,7 +64,7 @@ actor CoreDiagnostics: DiagnosticsCore {
         guard text.isEmpty else { return try await routers.resolve(text) }
         let ids = await service.deviceIDs()
         guard ids.count == 1, let only = ids.first else {
-            throw DaemonError.invalid(
+            throw ServiceError.invalid(
                 ids.isEmpty ? "tbrd knows no border router" : "name the router to diagnose: \(ids.map(\.rawValue).joined(separator: ", "))")
         }
         return only
@@ -153,10 +154,10 @@ actor CoreDiagnostics: DiagnosticsCore {
                 return (name, .failed("\(error)"))
             }
         }
-        let firewallOn = configuration.firewall == .nftables
+        let firewallOn = firewallTool != nil
         var table: Reading<Bool> = .unsupported("firewall = off")
-        if firewallOn {
-            do { table = .value(try await NFTables(tool: configuration.nftPath).snapshot().listing != nil) } catch {
+        if let firewallTool {
+            do { table = .value(try await NFTables(tool: firewallTool).snapshot().listing != nil) } catch {
                 table = .failed(error.description)
             }
         }

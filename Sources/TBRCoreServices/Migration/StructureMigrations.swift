@@ -1,45 +1,45 @@
-import BorderRouterService
+package import BorderRouterService
 import FoundationEssentials
-import MeshCoP
-import NetworkMigration
-import Store
+package import MeshCoP
+package import NetworkMigration
+package import Store
 import TBRCore
-import TBRDocuments
-import TBRFoundation
+package import TBRDocuments
+package import TBRFoundation
 
 /// The structures' migrations and channel changes (issue 32): each structure's ``MigrationMachine``,
 /// and the I/O it asks for. The machine decides; this actor sends the pending datasets, reads the
 /// routers, follows their networks, keeps the record in the store (whose `network_migrations` row is
 /// the structure's lock, so a migration survives a restart of tbrd) and runs the one timer.
 /// docs/architecture.md, "Moving a structure onto one network".
-actor StructureMigrations {
-    let service: BorderRouterService
-    let store: TBRStore
-    let structures: PersistentStructureStore
-    let clock: any TBRClock
-    let logger: Logger
+package actor StructureMigrations {
+    package let service: BorderRouterService
+    package let store: TBRStore
+    package let structures: PersistentStructureStore
+    package let clock: any TBRClock
+    package let logger: Logger
     /// Each structure's machine, made on first use.
     private var machines: [StructureID: MigrationMachine] = [:]
     /// When each structure's machine wants its timer, in wall time; the alarm waits for the first.
     private var wakes: [StructureID: Double] = [:]
-    let alarm: Alarm
+    nonisolated let alarm: Alarm
     /// The routers to follow, one element per `follow` directive: at most one per router of a running
     /// migration and of the one before it; 1,024 bounds them.
-    let followRequests = AsyncStream.makeStream(of: Follow.self, bufferingPolicy: .bufferingNewest(1024))
+    nonisolated let followRequests = AsyncStream.makeStream(of: Follow.self, bufferingPolicy: .bufferingNewest(1024))
     /// Each follow while it runs, and what ends it once the machine no longer follows that router.
     private var followStops: [Follow: WakeSignal] = [:]
     /// Each migration as recorded, for the adapters (the D-Bus adapter's `Migration` property signal);
     /// the newest 1,024 are kept for a slow reader.
-    let changes = AsyncStream.makeStream(of: (StructureID, Migration).self, bufferingPolicy: .bufferingNewest(1024))
+    package nonisolated let changes = AsyncStream.makeStream(of: (StructureID, Migration).self, bufferingPolicy: .bufferingNewest(1024))
 
     /// One router followed for one migration (named by its start time).
-    struct Follow: Hashable, Sendable {
+    package struct Follow: Hashable, Sendable {
         var structure: StructureID
         var router: String
         var startedAt: Double
     }
 
-    init(service: BorderRouterService, store: TBRStore, structures: PersistentStructureStore, clock: any TBRClock, logger: Logger) {
+    package init(service: BorderRouterService, store: TBRStore, structures: PersistentStructureStore, clock: any TBRClock, logger: Logger) {
         self.service = service
         self.store = store
         self.structures = structures
@@ -50,13 +50,13 @@ actor StructureMigrations {
 
     /// The delays a caller may ask for: at least the 30 s OpenThread's leader enforces for a pending
     /// dataset, at most a day.
-    static let delayRange: ClosedRange<UInt32> = 30...86_400
+    package static let delayRange: ClosedRange<UInt32> = 30...86_400
 
     /// Structure `id`'s running or last migration (`.none` when it never had one).
-    func migration(of id: StructureID) async throws -> Migration {
+    package func migration(of id: StructureID) async throws -> Migration {
         if let current = machines[id]?.current { return current }
         let stored: TBRStore.StoredNetworkMigration?
-        do { stored = try await store.networkMigration(of: try PersistentStructureStore.recordID(id)) } catch { throw DaemonError.core(error) }
+        do { stored = try await store.networkMigration(of: try PersistentStructureStore.recordID(id)) } catch { throw ServiceError.core(error) }
         return stored.flatMap { Self.decode($0.body) } ?? .none
     }
 
@@ -64,7 +64,7 @@ actor StructureMigrations {
 
     /// Picks up the migrations the store holds as running (tbrd restarted during a delay), then follows
     /// routers and runs the timer until tbrd stops.
-    func run() async {
+    package func run() async {
         do {
             for stored in try await store.runningNetworkMigrations() {
                 guard let migration = Self.decode(stored.body) else { continue }
@@ -84,7 +84,7 @@ actor StructureMigrations {
     }
 
     /// Feeds `input` to structure `id`'s machine and carries out what it returns.
-    func perform(_ id: StructureID, _ input: (inout MigrationMachine) -> [MigrationDirective]) async {
+    package func perform(_ id: StructureID, _ input: (inout MigrationMachine) -> [MigrationDirective]) async {
         var machine = machines[id] ?? MigrationMachine()
         let directives = input(&machine)
         machines[id] = machine
@@ -106,7 +106,7 @@ actor StructureMigrations {
                     _ = try await service.sendPendingDataset(dataset.encoded(), to: try deviceID(router), delay: .seconds(30))
                     await perform(id) { $0.cancelSent(router: router, now: clock.wallTime()) }
                 } catch {
-                    let reason = DaemonError.core(error).message
+                    let reason = ServiceError.core(error).message
                     await perform(id) { $0.cancelNotSent(router: router, reason: reason, now: clock.wallTime()) }
                 }
             case .read(let router, let startedAt):
@@ -143,7 +143,7 @@ actor StructureMigrations {
             let ms = given.wholeMilliseconds ?? 0
             await perform(id) { $0.sent(router: router, delayMs: ms, pendingTimestamp: pending?.pendingTimestamp?.seconds, now: clock.wallTime()) }
         } catch {
-            let reason = DaemonError.core(error).message
+            let reason = ServiceError.core(error).message
             await perform(id) { $0.notSent(router: router, reason: reason, now: clock.wallTime()) }
         }
     }
@@ -230,21 +230,21 @@ actor StructureMigrations {
 
     // MARK: helpers
 
-    func dataset(of router: String, pending: Bool) async -> OperationalDataset? {
+    package func dataset(of router: String, pending: Bool) async -> OperationalDataset? {
         guard let device = DeviceID(rawValue: router), let tlvs = try? await service.datasetTLVs(of: device, pending: pending) else { return nil }
         return try? OperationalDataset(bytes: tlvs)
     }
 
     private func deviceID(_ router: String) throws -> DeviceID {
-        guard let device = DeviceID(rawValue: router) else { throw DaemonError.missing("there is no border router \(router)") }
+        guard let device = DeviceID(rawValue: router) else { throw ServiceError.missing("there is no border router \(router)") }
         return device
     }
 
-    static func encode(_ migration: Migration) -> String {
+    package static func encode(_ migration: Migration) -> String {
         (try? JSONEncoder().encode(migration)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
     }
 
-    static func decode(_ body: String) -> Migration? {
+    package static func decode(_ body: String) -> Migration? {
         try? JSONDecoder().decode(Migration.self, from: Data(body.utf8))
     }
 }
