@@ -1,8 +1,6 @@
 import BorderRouterService
 import DBus
 import TBRDBusAPI
-import TBRCore
-import TBRDocuments
 
 // ePSKc events: already journalled by the service's event sink when they arrive here; signalled from
 // the router's object with their sequence numbers.
@@ -39,29 +37,11 @@ extension DaemonRuntime {
             ).arguments
             logger.info("ephemeral key ended", [("router", id.rawValue), ("sequence", "\(sequence)"), ("reason", e.reason.rawValue), ("detail", e.detail?.rawValue ?? "")])
         }
-        publish(event, sequence: sequence)
         do {
             try connection.emit(path: Self.routerPath(id), interface: TBRDBusAPI.BorderRouter.interface, member: contract.name, arguments: arguments)
         } catch {
             logger.warning("could not signal an ephemeral-key event", [("router", id.rawValue), ("sequence", "\(sequence)"), ("error", "\(error)")])
         }
-    }
-
-    /// The event for the adapters (the `tbrctl --json epskc watch` shape), with its journal sequence.
-    private func publish(_ event: EpskcEvent, sequence: UInt64) {
-        guard coreEvents.subscriberCount > 0 else { return }
-        let document: EpskcWatchEvent
-        switch event {
-        case .activated(let e):
-            document = EpskcWatchEvent(
-                event: .epskcModeActivated, sequence: sequence, router: event.deviceID.rawValue, activatedAt: e.activatedAt,
-                validSeconds: e.validDurationSeconds)
-        case .deactivated(let e):
-            document = EpskcWatchEvent(
-                event: .epskcModeDeactivated, sequence: sequence, router: event.deviceID.rawValue, reason: e.reason.rawValue,
-                detail: e.detail?.rawValue, activatedAt: e.activatedAt, deactivatedAt: e.deactivatedAt)
-        }
-        coreEvents.publish(.epskc(document))
     }
 
     static func milliseconds(_ t: WallTime) -> Int64 { Int64((t.secondsSinceEpoch * 1000).rounded()) }

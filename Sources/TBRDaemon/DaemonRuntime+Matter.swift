@@ -127,20 +127,7 @@ extension DaemonRuntime {
             } catch {
                 logger.warning("could not signal a commissioning stage", [("session", progress.session.rawValue), ("error", "\(error)")])
             }
-            await publishCommissioningToAPI(progress)
             if progress.stage == .complete { structureService.signals.publish(.matterNodesChanged(progress.structure)) }
         }
-    }
-
-    /// The adapters' `commissioning` event (`tbrctl --json matter commission`'s names).
-    private func publishCommissioningToAPI(_ progress: CommissioningProgress) async {
-        guard coreEvents.subscriberCount > 0 else { return }
-        let name = (try? await structureService.info(progress.structure).name) ?? progress.structure.rawValue
-        coreEvents.publish(
-            .commissioning(
-                CommissioningReport(
-                    structure: name, session: progress.session.rawValue, payloadId: progress.payloadID, stage: progress.stage,
-                    time: progress.time.description, nodeId: progress.nodeID?.rawValue, error: progress.error,
-                    failedStage: progress.failedStage, name: progress.name, room: progress.room, warning: progress.warning)))
     }
 }

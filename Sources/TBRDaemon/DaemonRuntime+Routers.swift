@@ -28,10 +28,8 @@ extension DaemonRuntime {
             case .online(let id):
                 await routers.infoCache.invalidate(id)
                 await recordRouter(id)
-                publishRouterToAPI(id, online: true)
             case .offline(let id):
                 await routers.infoCache.invalidate(id)
-                publishRouterToAPI(id, online: false)
                 do { try await store.markRouterOffline(id) } catch StoreError.routerNotFound {
                     // removed meanwhile
                 } catch {
@@ -41,11 +39,6 @@ extension DaemonRuntime {
                 continue  // removeRemoteBorderRouter forgets it and takes its object off the bus
             }
         }
-    }
-
-    /// The adapters' `router` event.
-    private func publishRouterToAPI(_ id: DeviceID, online: Bool) {
-        coreEvents.publish(.router(id: id.rawValue, online: online))
     }
 
     /// Signals `PropertiesChanged` for each router's summary (Online, Role, BorderAgentId, EpskcActive)

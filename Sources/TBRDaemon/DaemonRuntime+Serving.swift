@@ -27,6 +27,8 @@ extension DaemonRuntime {
                 group.addTask { try await service.run() }
                 group.addTask { await self.followRegistry() }
                 group.addTask { await self.forwardEpskcEvents() }
+                let coreEvents = self.coreEvents
+                group.addTask { await coreEvents.run() }
                 group.addTask { await self.followSummaries() }
                 if browsesMDNS { group.addTask { await self.followBorderAgents() } }
                 group.addTask { await self.followPolicyStatus() }

@@ -74,10 +74,6 @@ extension DaemonRuntime {
             do {
                 let statuses = try await structureService.policyStatus(id)
                 emitStructureChanged(id, [.policyStatus: Self.policyRows(statuses)])
-                // The adapters' `policy` event: the `structure policy --json` document, from the same statuses.
-                if coreEvents.subscriberCount > 0, let view = try? await structureService.policyView(of: try await structureService.info(id), statuses: statuses) {
-                    coreEvents.publish(.policy(view))
-                }
             } catch {
                 logger.debug("a structure's policy status could not be read for its signal", [("structure", id.rawValue), ("error", "\(error)")])
             }

@@ -68,9 +68,8 @@ actor DaemonRuntime {
 
     /// The HTTPS API's token checks (always present; served only with `http-listen`).
     let authenticator: APIAuthenticator
-    /// What happens, for the adapters that follow it (the HTTP adapter's event streams): each subscriber
-    /// has its own bounded stream (``events(bufferLimit:)``); with none, no event is built.
-    let coreEvents = EventBroadcaster<CoreEvent>()
+    /// What happens, for the adapters that follow it (the HTTP adapter's event streams).
+    let coreEvents: CoreEvents
     /// Work a request started and that goes on after its answer (an API commissioning session's
     /// completion): run as children of the service group (``runBackgroundWork()``), so tbrd stopping
     /// cancels it, never in an unstructured task. At most ``backgroundLimit`` wait to start.
@@ -108,6 +107,7 @@ actor DaemonRuntime {
             structures: structures, service: service, routers: routers, store: store, borderAgents: borderAgentsSeen,
             networkStaleAfter: Double(configuration.networkStaleAfterDays) * 86_400, clock: clock, logger: logger.child("structures"))
         self.structureSignals = structureService.signals.subscribe(bufferLimit: 4096) { $0 }
+        self.coreEvents = CoreEvents(service: service, structures: structureService, structureStore: structures)
         self.matter = CoreMatter(
             service: service, structures: structureService, hasCommissioner: configuration.matterBackend != .none, logger: logger.child("matter"),
             background: backgroundWork.continuation)

@@ -11,7 +11,7 @@ extension DaemonRuntime: CoreLifecycle {
         do { return try await gated(body) } catch { throw DaemonError.core(error) }
     }
 
-    nonisolated func events(bufferLimit: Int) -> EventStream<CoreEvent> { coreEvents.subscribe(bufferLimit: bufferLimit) { $0 } }
+    nonisolated func events(bufferLimit: Int) -> EventStream<CoreEvent> { coreEvents.events(bufferLimit: bufferLimit) }
 }
 
 extension DaemonRuntime {
