@@ -183,7 +183,7 @@ let package = Package(
             name: "TBRCoreServices",
             dependencies: [
                 "TBRCore", "TBRDocuments", "BorderRouterService", "Store", "NetworkMigration", "MeshCoP", "TBRFoundation", "OpenThreadBR",
-                "BorderAgentDiscovery", "MDNS", "Firewall", "HostNetwork", "EpskcCommissioner", "MatterOnboarding",
+                "BorderAgentDiscovery", "MDNS", "Firewall", "HostNetwork", "EpskcCommissioner", "DTLS", "HTTP", "OpenThreadREST", "MatterOnboarding",
             ],
             swiftSettings: strict),
         .target(

@@ -46,20 +46,22 @@ extension DaemonRuntime {
                     return []
                 },
                 method(API.addRemoteBorderRouter) { [self] call in
-                    [.objectPath(try await self.addRemoteBorderRouter(url: try call.argument(0), id: try call.argument(1)))]
+                    let id = try await self.structureService.addRemoteBorderRouter(url: try call.argument(0), id: try call.argument(1))
+                    await self.exportRouter(id)
+                    return [.objectPath(Self.routerPath(id))]
                 },
                 method(API.removeRemoteBorderRouter) { [self] call in
-                    try await self.removeRemoteBorderRouter(try call.argument(0))
+                    await self.unexportRouter(try await self.structureService.removeRemoteBorderRouter(try call.argument(0)))
                     return []
                 },
                 method(API.epskcEvents) { [self] call in
                     [try await self.epskcEvents(since: try call.argument(0), router: try call.argument(1), limit: try call.argument(2)).dbusValue]
                 },
                 method(API.fetchNetworkCredentials) { [self] call in
-                    let (tlvs, source) = try await self.fetchNetworkCredentials(
+                    let (tlvs, source) = try await self.structureService.fetchNetworkCredentials(
                         key: try call.argument(0), from: try call.argument(1), structure: try call.argument(2),
                         timeoutSeconds: try call.argument(3))
-                    return [tlvs.dbusValue, source.dbusValue]
+                    return [tlvs.dbusValue, source.dictionary.dbusValue]
                 },
                 method(API.unclaimedMatterNodes) { [self] _ in [try await self.unclaimedMatterNodes().dbusValue] },
             ] + apiMethods(),

@@ -1,83 +1,12 @@
 import BorderRouterService
-import DBus
 import HTTP
 import MeshCoP
-import OpenThreadREST
 import Store
-import TBRDBusAPI
 import TBRFoundation
-import TBRCore
 
-// Manager1.AddRemoteBorderRouter / RemoveRemoteBorderRouter: border routers on other hosts (issue 21).
+// At start: the border routers on other hosts the store remembers (CoreStructures adds and removes them).
 
 extension DaemonRuntime {
-    /// The longest id an admin may give a router on another host.
-    static let remoteIDLimit = 64
-
-    /// Adds the otbr-agent whose REST API answers at `urlText` as border router `idText` (empty: `ba-` and
-    /// the first 8 hex digits of its Border Agent ID), persisted; returns its object path.
-    /// - Throws: `InvalidArgument` for a URL that is not `http`/`https` with a host and no user information,
-    ///   or a bad id; `Unavailable` when nothing answers there in time; `Failed` when something else than an
-    ///   otbr-agent answers, or the agent is already a router tbrd knows (by id, URL or Border Agent ID).
-    func addRemoteBorderRouter(url urlText: String, id idText: String) async throws -> ObjectPath {
-        let url: HTTPURL
-        do { url = try HTTPURL(urlText) } catch { throw DaemonError.invalid("\(Quoted(urlText)) cannot be a border router's address: \(error)") }
-        if !idText.isEmpty { try Self.validateRemoteID(idText) }
-        let identity: RESTAgent.Identity
-        do { identity = try await service.identifyRESTAgent(at: url) } catch {
-            switch error.kind {
-            case .unreachable, .timedOut: throw CoreError(.unavailable, error.message)
-            default: throw CoreError(.failed, error.message)
-            }
-        }
-        let agentID = identity.borderAgentID
-        if let same = await service.routerSummaries().first(where: { $0.borderAgentID == agentID }) {
-            throw CoreError(
-                .failed,
-                "the otbr-agent at \(url) is already border router \(same.id) (\(same.address)): same Border Agent ID \(agentID)")
-        }
-        let idString = idText.isEmpty ? "ba-" + String(Hex.encode(agentID.bytes).prefix(8)) : idText
-        guard let id = DeviceID(rawValue: idString) else {
-            throw DaemonError.invalid("\(Quoted(idString)) cannot be a router id")
-        }
-        if let existing = await service.resolveRouter(idString), existing == id {
-            throw CoreError(.failed, "there is already a border router \(id); give another id with --id")
-        }
-        do {
-            try await store.addRemoteRouter(id, restURL: url.description, borderAgentID: Hex.encode(agentID.bytes))
-        } catch {
-            throw CoreError(.failed, "\(error)")
-        }
-        do {
-            try await service.addRemoteRouter(id, url: url, borderAgentID: agentID)
-        } catch {
-            try? await store.forgetRouter(id)
-            throw DaemonError.core(error)
-        }
-        logger.notice(
-            "border router on another host added", [("router", id.rawValue), ("url", url.description), ("border_agent_id", "\(agentID)")])
-        await exportRouter(id)
-        return Self.routerPath(id)
-    }
-
-    /// Removes border router `text` (one on another host): out of its structure first, then forgotten by
-    /// the service and the store; its object goes with a `BorderRouterRemoved` signal.
-    func removeRemoteBorderRouter(_ text: String) async throws {
-        let id = try await routers.resolve(text)
-        guard await service.transport(of: id) == .rest else {
-            throw DaemonError.invalid(
-                "\(id) is an otbr-agent on this host's bus: tbrd follows it as long as it runs and cannot remove it")
-        }
-        if let structure = try await structures.structure(containing: id) {
-            try await structureService.removeBorderRouter(structure.name, id.rawValue)
-        }
-        try await service.removeRemoteRouter(id)
-        do { try await store.forgetRouter(id) } catch StoreError.routerNotFound {} catch { throw DaemonError.core(error) }
-        await routers.infoCache.invalidate(id)
-        await unexportRouter(id)
-        logger.notice("border router on another host removed", [("router", id.rawValue)])
-    }
-
     /// Routers on other hosts the store remembers go back to the service (offline until polled).
     func restoreRemoteRouters(_ known: [KnownRouter]) async {
         for router in known {
@@ -89,19 +18,6 @@ extension DaemonRuntime {
             } catch {
                 logger.error("a border router on another host cannot be restored", [("router", id.rawValue), ("error", "\(error)")])
             }
-        }
-    }
-
-    /// An id an admin gives: 1 to 64 ASCII letters, digits, `-`, `_` or `.`, starting with a letter or digit.
-    static func validateRemoteID(_ text: String) throws {
-        let allowed = text.utf8.allSatisfy { b in
-            (0x30...0x39).contains(b) || (0x41...0x5A).contains(b) || (0x61...0x7A).contains(b) || b == 0x2D || b == 0x5F || b == 0x2E
-        }
-        guard !text.isEmpty, text.utf8.count <= remoteIDLimit, allowed, let first = text.utf8.first,
-            (0x30...0x39).contains(first) || (0x41...0x5A).contains(first) || (0x61...0x7A).contains(first)
-        else {
-            throw DaemonError.invalid(
-                "\(Quoted(text)) cannot be a router id: use 1 to \(remoteIDLimit) ASCII letters, digits, '-', '_' or '.', starting with a letter or digit")
         }
     }
 }

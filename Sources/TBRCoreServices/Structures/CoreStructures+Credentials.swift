@@ -1,44 +1,43 @@
 import BorderAgentDiscovery
-import DBus
+import BorderRouterService
 import DTLS
-import EpskcCommissioner
+package import EpskcCommissioner
 import MeshCoP
-import TBRDBusAPI
+package import TBRCore
 import TBRFoundation
-import TBRCore
 
-// Manager1.FetchNetworkCredentials: tbrd as the ePSKc commissioner (issue 31). The session runs in tbrd's
-// process (EpskcCommissioner); mDNS is the browse tbrd follows anyway (borderAgentsSeen).
+// tbrd as the ePSKc commissioner (issue 31): the session runs in tbrd's process (EpskcCommissioner); mDNS
+// is the browse tbrd follows anyway (BorderAgentsSeen); a fetched network goes into a structure's directory.
 
-extension DaemonRuntime {
+extension CoreStructures {
     /// The longest wait a caller may ask for.
-    static let fetchTimeoutLimit: UInt32 = 600
+    package static let fetchTimeoutLimit: UInt32 = 600
 
     /// Fetches the Active dataset of the border agent `from` names with `keyText`; with `structure`
     /// non-empty, stores it in that structure's network directory.
-    /// - Returns: the dataset's TLVs and the source as `a{ss}`.
+    /// - Returns: the dataset's TLVs and where they came from.
     /// - Throws: `InvalidArgument` (a malformed key, an incomplete dataset), `Ambiguous` (several agents
     ///   and no `from`), `Unavailable` (nothing listens, no answer, no such agent), `PermissionDenied` (the
     ///   router rejected the key), `Failed` (the router refused).
-    func fetchNetworkCredentials(key keyText: String, from: String, structure: String, timeoutSeconds: UInt32)
-        async throws -> (tlvs: [UInt8], source: [String: String])
+    package func fetchNetworkCredentials(key keyText: String, from: String, structure: String, timeoutSeconds: UInt32)
+        async throws -> (tlvs: [UInt8], source: FetchSource)
     {
         let key: EphemeralKey
         do { key = try EphemeralKey(typed: keyText) } catch {
-            throw DaemonError.invalid("the key: \(error); nothing was sent to the router")
+            throw ServiceError.invalid("the key: \(error); nothing was sent to the router")
         }
         guard (1...Self.fetchTimeoutLimit).contains(timeoutSeconds) else {
-            throw DaemonError.invalid("a timeout is 1 to \(Self.fetchTimeoutLimit) s")
+            throw ServiceError.invalid("a timeout is 1 to \(Self.fetchTimeoutLimit) s")
         }
         // Before the key is spent: an unknown structure is refused here.
-        if !structure.isEmpty { _ = try await self.structureService.structure(named: structure) }
+        if !structure.isEmpty { _ = try await self.structure(named: structure) }
         var target = FetchTarget(parsing: from.isEmpty ? nil : from)
         if case .instance(let name) = target, let id = await service.resolveRouter(name),
             let agentID = await service.routerSummaries().first(where: { $0.id == id })?.borderAgentID
         {
             target = .borderAgent(agentID, router: id.rawValue)
         }
-        guard let agents = borderAgentsSeen.all ?? (target.isAddress ? [] : nil) else {
+        guard let agents = borderAgents.all ?? (target.isAddress ? [] : nil) else {
             throw CoreError(.unavailable, "tbrd does not see mDNS (is avahi-daemon running?); give from as [ADDR]:PORT")
         }
         let address: UDPAddress
@@ -56,13 +55,13 @@ extension DaemonRuntime {
             "credentials fetched with an ePSKc",
             [("address", address.description), ("instance", Quoted.sanitized(source.instance ?? "", limit: 80))])
         if !structure.isEmpty {
-            try await structureService.storeFetchedNetwork(fetched.tlvs, source: source, inStructure: structure)
+            try await storeFetchedNetwork(fetched.tlvs, source: source, inStructure: structure)
         }
-        return (fetched.tlvs, source.dictionary)
+        return (fetched.tlvs, source)
     }
 
-    /// The D-Bus error of each way a fetch fails (tbrctl maps them to the exit statuses of its own fetch).
-    static func condition(_ error: CredentialFetchError) -> CoreError.Condition {
+    /// The core condition of each way a fetch fails (tbrctl maps them to the exit statuses of its own fetch).
+    package static func condition(_ error: CredentialFetchError) -> CoreError.Condition {
         switch error {
         case .wrongKey: .permissionDenied
         case .nothingListening, .noAnswer: .unavailable
@@ -72,7 +71,7 @@ extension DaemonRuntime {
     }
 
     /// One word for the log (never the key).
-    static func reasonWord(_ error: CredentialFetchError) -> String {
+    package static func reasonWord(_ error: CredentialFetchError) -> String {
         switch error {
         case .wrongKey: "wrong-key"
         case .nothingListening: "nothing-listening"
