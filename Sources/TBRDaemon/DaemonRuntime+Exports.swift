@@ -1,3 +1,4 @@
+import TBRCoreServices
 import DBus
 import TBRDBusAPI
 import TBRCore
@@ -5,15 +6,13 @@ import TBRCore
 // The one boundary between tbrd's D-Bus objects and its code: every method and property handler is
 // declared from the contract (TBRDBusAPI), admitted by the call gate (refused once tbrd is stopping),
 // and has its errors spelled as `io.tbrd.Error.*` here, once (DaemonError.from). The HTTP adapter passes
-// the same gate (``DaemonRuntime/serving(_:)``) and spells the core's errors itself (APIProblem.from).
+// the same gate (``TBRCoreServices/CoreGate/serving(_:)``) and spells the core's errors itself (APIProblem.from).
 
 extension DaemonRuntime {
     /// Runs one call of any adapter: refused with `unavailable` once tbrd is stopping; errors pass
     /// through as they are, for the adapter to spell.
     nonisolated func gated<T: Sendable>(_ body: () async throws -> T) async throws -> T {
-        guard calls.enter() else { throw CoreError(.unavailable, "tbrd is stopping") }
-        defer { calls.leave() }
-        return try await body()
+        try await gate.gated(body)
     }
 
     /// Serves one D-Bus call: any error becomes tbrd's D-Bus error.

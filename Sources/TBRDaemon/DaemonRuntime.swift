@@ -28,6 +28,8 @@ actor DaemonRuntime {
     let notifier: ServiceNotifier
     /// The calls being served; closed on shutdown.
     let calls = CallGate()
+    /// The call gate and the events, as the adapters take them.
+    let gate: CoreGate
     /// The core's routers and their ePSKc (with the cache of what each router last reported).
     let routers: CoreRouters
     /// Routers whose summary changes are to be followed (fed by exportRouter, drained by followSummaries).
@@ -108,6 +110,7 @@ actor DaemonRuntime {
             networkStaleAfter: Double(configuration.networkStaleAfterDays) * 86_400, clock: clock, logger: logger.child("structures"))
         self.structureSignals = structureService.signals.subscribe(bufferLimit: 4096) { $0 }
         self.coreEvents = CoreEvents(service: service, structures: structureService, structureStore: structures)
+        self.gate = CoreGate(calls: calls, events: coreEvents)
         self.matter = CoreMatter(
             service: service, structures: structureService, hasCommissioner: configuration.matterBackend != .none, logger: logger.child("matter"),
             background: backgroundWork.continuation)

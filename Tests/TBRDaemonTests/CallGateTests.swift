@@ -1,4 +1,5 @@
 @testable import TBRDaemon
+import TBRCoreServices
 import TBRFoundation
 import TBRTestKit
 import Testing

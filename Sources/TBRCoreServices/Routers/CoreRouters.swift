@@ -9,7 +9,7 @@ package import TBRFoundation
 /// The core's routers and their ePSKc (TBRCore's ``TBRCore/RouterCore``) and what every other part asks
 /// of one router: its summary, its readings through the cache (the last known ones while it is offline),
 /// ePSKc, join, leave, its datasets and its mesh. It owns the cache of what each router last reported.
-/// Every error is the core's (``DaemonRuntime/serving(_:)`` makes any other one a CoreError).
+/// Every error is the core's (``CoreGate/serving(_:)`` makes any other one a CoreError).
 package actor CoreRouters {
     package let service: BorderRouterService
     package let store: TBRStore

@@ -1,9 +1,9 @@
 import Synchronization
-import TBRFoundation
+package import TBRFoundation
 
-/// Counts the D-Bus calls tbrd is serving, so that a shutdown can refuse new ones and let those in
+/// Counts the calls tbrd is serving (every adapter's), so that a shutdown can refuse new ones and let those in
 /// flight finish (within a bound) before the connection closes under them.
-final class CallGate: Sendable {
+package final class CallGate: Sendable {
     private struct State {
         var isOpen = true
         var inFlight = 0
@@ -11,14 +11,17 @@ final class CallGate: Sendable {
     }
 
     private let state = Locked(State())
+
+    /// An open gate with no call in flight.
+    package init() {}
     /// Those waiting until no call is in flight, answered when the last one leaves.
     private let idle = ReplySlots<UInt64, Void>()
 
     /// Calls being served now.
-    var inFlight: Int { state.withLock { $0.inFlight } }
+    package var inFlight: Int { state.withLock { $0.inFlight } }
 
     /// Admits a call; false once the gate is closed.
-    func enter() -> Bool {
+    package func enter() -> Bool {
         state.withLock { s in
             guard s.isOpen else { return false }
             s.inFlight += 1
@@ -27,7 +30,7 @@ final class CallGate: Sendable {
     }
 
     /// A call admitted by ``enter()`` has been answered.
-    func leave() {
+    package func leave() {
         let nowIdle = state.withLock { s -> Bool in
             s.inFlight -= 1
             return s.inFlight == 0
@@ -36,12 +39,12 @@ final class CallGate: Sendable {
     }
 
     /// Refuses every later call. Idempotent.
-    func close() { state.withLock { $0.isOpen = false } }
+    package func close() { state.withLock { $0.isOpen = false } }
 
     /// Waits until no call is in flight, for at most `limit` on `clock` (a ``TBRFoundation/TimeLimit``);
     /// returns early (false) when the task is cancelled.
     /// - Returns: whether every call finished.
-    func drained(within limit: Duration, clock: any TBRClock) async -> Bool {
+    package func drained(within limit: Duration, clock: any TBRClock) async -> Bool {
         do {
             guard case .finished = try await TimeLimit.run(limit, clock: clock, { try await self.waitUntilIdle() }) else { return false }
             return true
