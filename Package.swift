@@ -186,12 +186,21 @@ let package = Package(
                 "BorderAgentDiscovery", "MDNS", "Firewall", "HostNetwork", "EpskcCommissioner", "DTLS", "HTTP", "OpenThreadREST", "MatterOnboarding",
             ],
             swiftSettings: strict),
+        // tbrd's D-Bus API (io.tbrd) over the core: members to service calls, what the core publishes to
+        // objects and signals. It maps and never decides (docs/architecture.md, "Layers").
+        .target(
+            name: "TBRDBusAdapter",
+            dependencies: [
+                "DBus", "TBRDBusAPI", "TBRCore", "TBRCoreServices", "TBRDocuments", "BorderRouterService", "Store", "MeshCoP",
+                "MatterOnboarding", "OpenThreadBR", "EpskcCommissioner", "TBRFoundation",
+            ],
+            swiftSettings: strict),
         .target(
             name: "TBRDaemon",
             dependencies: [
                 // The domain through its facade (BorderRouterService re-exports RouterFleet, InternetAccessPolicy,
                 // MatterCommissioning, MatterCommissioner and DeviceModel); the rest is wiring and adapters.
-                "BorderRouterService", "OpenThreadBR", "Store", "DBus", "TBRDBusAPI", "MeshCoP", "Firewall", "TBRCore", "TBRCoreServices", "NetworkMigration",
+                "BorderRouterService", "OpenThreadBR", "Store", "DBus", "TBRDBusAPI", "MeshCoP", "Firewall", "TBRCore", "TBRCoreServices", "TBRDBusAdapter", "NetworkMigration",
                 "TBRLifecycle", "TBRCommandLine", "TBRFoundation", "MDNS", "BorderAgentDiscovery", "MatterOnboarding", "WebSocket",
                 "HTTP", "OpenThreadREST", "HostNetwork", "EpskcCommissioner", "DTLS", "TBRDocuments", "HTTPServer", "HTTPMessages",
                 "HTTPAPIRouting", "TBRHTTPAdapter",
@@ -276,6 +285,7 @@ let package = Package(
         .testTarget(
             name: "TBRDaemonTests",
             dependencies: [
+                "TBRDBusAdapter",
                 "TBRCoreServices",
                 "TBRDaemon", "TBRDBusAPI", "DBus", "MeshCoP", "OpenThreadBR", "TBRFoundation", "TBRTestKit", "MatterCommissioner",
                 "MatterOnboarding", "WebSocket", "HostNetwork", "BorderRouterService", "RouterFleet", "BorderAgentDiscovery", "DeviceModel",

@@ -9,6 +9,7 @@ import MDNS
 import OpenThreadBR
 import Store
 import TBRDBusAPI
+import TBRDBusAdapter
 import TBRFoundation
 import TBRLifecycle
 
@@ -25,17 +26,11 @@ extension DaemonRuntime {
             try await withThrowingTaskGroup(of: Void.self) { group in
                 let service = self.service
                 group.addTask { try await service.run() }
-                group.addTask { await self.followRegistry() }
-                group.addTask { await self.forwardEpskcEvents() }
-                let coreEvents = self.coreEvents
+                let coreEvents = self.coreEvents, migrations = self.migrations, dbus = self.dbus
                 group.addTask { await coreEvents.run() }
-                group.addTask { await self.followSummaries() }
+                group.addTask { await migrations.run() }
+                group.addTask { await dbus.run() }
                 if browsesMDNS { group.addTask { await self.followBorderAgents() } }
-                group.addTask { await self.followPolicyStatus() }
-                group.addTask { await self.followStructureSignals() }
-                group.addTask { await self.followMigrations() }
-                group.addTask { await self.forwardCommissioningProgress() }
-                group.addTask { await self.followCommissioningOwners() }
                 group.addTask { await self.runBackgroundWork() }
                 // Ends on a graceful shutdown, or when the task is cancelled (the group's hard deadline).
                 group.addTask { try? await gracefulShutdown() }
@@ -82,40 +77,25 @@ extension DaemonRuntime {
         if let failure { throw failure }
     }
 
-    /// Registers the known routers, exports every object, takes the name (so the objects exist when it
-    /// appears) and recovers the journal's open ePSKc sessions.
+    /// Registers the known routers, publishes the D-Bus API (every object, then the name) and recovers
+    /// the journal's open ePSKc sessions.
     func publish() async throws {
         await rememberKnownRouters()
-        await connection.export([managerInterface()], at: TBRDBusAPI.managerPath)
-        do {
-            for info in try await structures.structures() { await exportStructure(info.id) }
-        } catch {
-            throw DaemonStartError.stateUnusable(TBRStore.databasePath(inStateDirectory: configuration.stateDirectory), "\(error)")
+        do { try await dbus.publish() } catch {
+            switch error {
+            case .structuresUnreadable(let why):
+                throw DaemonStartError.stateUnusable(TBRStore.databasePath(inStateDirectory: configuration.stateDirectory), why)
+            case .nameRefused(let why): throw DaemonStartError.nameRefused(TBRDBusAPI.busName.rawValue, why)
+            case .alreadyRunning(let owner): throw DaemonStartError.alreadyRunning(TBRDBusAPI.busName.rawValue, owner)
+            }
         }
-        for id in await service.deviceIDs() { await exportRouter(id) }
-        let reply: NameRequestReply
-        do {
-            reply = try await connection.requestName(TBRDBusAPI.busName, flags: [.doNotQueue])
-        } catch {
-            throw DaemonStartError.nameRefused(TBRDBusAPI.busName.rawValue, "\(error)")
-        }
-        guard reply == .primaryOwner || reply == .alreadyOwner else {
-            let owner = (try? await connection.nameOwner(of: TBRDBusAPI.busName)) ?? nil
-            throw DaemonStartError.alreadyRunning(TBRDBusAPI.busName.rawValue, owner ?? "another process")
-        }
-        isPublished = true
         await restoreOpenSessions()
     }
 
     /// Leaves the bus name first (new clients no longer reach tbrd), refuses further calls, and lets the
     /// calls in flight finish for up to ``DaemonConfiguration/shutdownTimeout``.
     func stopServing() async {
-        logger.info("stopping: releasing the bus name", [("name", TBRDBusAPI.busName.rawValue)])
-        if isPublished {
-            do { _ = try await connection.releaseName(TBRDBusAPI.busName) } catch {
-                logger.warning("could not release the bus name", [("error", "\(error)")])
-            }
-        }
+        await dbus.releaseName()
         await stopAPI()
         calls.close()
         let pending = calls.inFlight

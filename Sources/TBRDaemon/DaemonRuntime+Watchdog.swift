@@ -1,3 +1,4 @@
+import TBRDBusAdapter
 import DBus
 import TBRDBusAPI
 import TBRFoundation
@@ -34,6 +35,6 @@ extension DaemonRuntime {
         _ = try await connection.call(
             destination: try BusName(connection.uniqueName), path: TBRDBusAPI.managerPath, interface: .peer, member: "Ping")
         _ = await service.deviceIDs()
-        _ = exportedRouters.count
+        _ = await dbus.exportedRouterCount()
     }
 }

@@ -1,3 +1,4 @@
+import TBRDBusAdapter
 import TBRCoreServices
 import BorderAgentDiscovery
 import BorderRouterService
@@ -32,9 +33,6 @@ actor DaemonRuntime {
     let gate: CoreGate
     /// The core's routers and their ePSKc (with the cache of what each router last reported).
     let routers: CoreRouters
-    /// Routers whose summary changes are to be followed (fed by exportRouter, drained by followSummaries).
-    /// Unbounded: one element per router added, none may be lost.
-    let newRouters = AsyncStream.makeStream(of: DeviceID.self, bufferingPolicy: .unbounded)
     /// avahi-daemon, for the Border Agents on the network (DaemonRuntime+MDNS.swift).
     let mdns: MDNSClient
     /// Whether tbrd browses for border agents through avahi-daemon (the system bus). Always, but for a
@@ -43,20 +41,10 @@ actor DaemonRuntime {
     let browsesMDNS: Bool
     /// The names the routers advertise over mDNS, as the service reads them.
     let advertisedNames: AdvertisedRouterNames
-    /// The structures' changes, subscribed before anything runs (drained by followPolicyStatus).
-    let structureChanges: EventStream<StructureChange>
-    /// Names leaving the bus, subscribed before anything is served (drained by followCommissioningOwners).
-    let vanishedNames: AsyncThrowingMapSequence<SignalStream, NameOwnerChange>
-    /// The commissioning sessions each caller (by unique name) opened and has not completed or cancelled.
-    var commissioningOwners: [String: Set<SessionKey>] = [:]
 
     /// The structures' migrations and channel changes.
     let migrations: StructureMigrations
 
-    var exportedRouters: Set<DeviceID> = []
-    var exportedStructures: Set<StructureID> = []
-    /// Whether `io.tbrd` has been taken (later routers are announced with `BorderRouterAdded`).
-    var isPublished = false
     /// The border agents mDNS showed last (for the doctor, the network directory, credential fetches).
     let borderAgentsSeen = BorderAgentsSeen()
     /// The core's diagnostics: the mesh and the doctor.
@@ -65,8 +53,6 @@ actor DaemonRuntime {
     let matter: CoreMatter
     /// The core's structures: their routers, settings, policy, rooms and network directories.
     let structureService: CoreStructures
-    /// What the structures' service publishes, subscribed before anything runs (drained by followStructureSignals).
-    let structureSignals: EventStream<StructureSignal>
 
     /// The HTTPS API's token checks (always present; served only with `http-listen`).
     let authenticator: APIAuthenticator
@@ -80,6 +66,10 @@ actor DaemonRuntime {
     /// The HTTPS API while it runs (DaemonRuntime+APIServer.swift): its server, the HTTP adapter it
     /// serves, and its certificate's fingerprint.
     var apiServer: HTTPServer?
+    /// Where the API listens and its fingerprint, for `Manager1.ApiInfo`.
+    let apiListing = APIListing()
+    /// tbrd's D-Bus API over the core.
+    let dbus: DBusAdapter
     var httpAdapter: HTTPAdapter?
     var apiFingerprint = ""
 
@@ -90,7 +80,6 @@ actor DaemonRuntime {
     ) {
         self.browsesMDNS = browsesMDNS
         self.notifier = notifier
-        self.vanishedNames = vanishedNames
         self.mdns = mdns
         self.advertisedNames = advertisedNames
         self.configuration = configuration
@@ -100,7 +89,6 @@ actor DaemonRuntime {
         self.connection = connection
         self.structures = structures
         self.service = service
-        self.structureChanges = structures.changes(bufferLimit: 4096)
         self.migrations = StructureMigrations(
             service: service, store: store, structures: structures, clock: clock, logger: logger.child("migration"))
         self.authenticator = APIAuthenticator(store: store, logger: logger.child("api"))
@@ -108,7 +96,6 @@ actor DaemonRuntime {
         self.structureService = CoreStructures(
             structures: structures, service: service, routers: routers, store: store, borderAgents: borderAgentsSeen,
             networkStaleAfter: Double(configuration.networkStaleAfterDays) * 86_400, clock: clock, logger: logger.child("structures"))
-        self.structureSignals = structureService.signals.subscribe(bufferLimit: 4096) { $0 }
         self.coreEvents = CoreEvents(service: service, structures: structureService, structureStore: structures)
         self.gate = CoreGate(calls: calls, events: coreEvents)
         self.matter = CoreMatter(
@@ -117,6 +104,10 @@ actor DaemonRuntime {
         self.diagnostics = CoreDiagnostics(
             routers: routers, service: service, structures: structures, borderAgents: borderAgentsSeen, mdns: mdns,
             firewallTool: configuration.firewall == .nftables ? configuration.nftPath : nil, clock: clock)
+        self.dbus = DBusAdapter(
+            connection: connection, logger: logger, service: service, structures: structures, routers: routers,
+            structureService: structureService, matter: matter, migrations: migrations, diagnostics: diagnostics,
+            authenticator: authenticator, gate: gate, apiListing: apiListing, vanishedNames: vanishedNames)
     }
 
     /// Opens the state database and the bus connection and builds the border router service over them.

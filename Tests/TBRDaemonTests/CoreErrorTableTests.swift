@@ -1,3 +1,4 @@
+@testable import TBRDBusAdapter
 import DBus
 import TBRCore
 import TBRDBusAPI

@@ -1,3 +1,4 @@
+import TBRCoreServices
 import DBus
 import Foundation
 import HTTPMessages
@@ -64,7 +65,7 @@ import Testing
             try await env.startSimulator(["wpan0"])
             let rig = try await Self.rig(env)
             defer { rig.stop() }
-            let read = try await rig.runtime.createAPIToken("dashboard", scope: "read")
+            let read = try await rig.runtime.authenticator.createToken("dashboard", scope: "read")
 
             let anonymous = await rig.ask("GET", "/api/v1/routers")
             #expect(anonymous.status == 401 && Self.problemType(anonymous) == "urn:tbrd:problem:unauthorized")
@@ -81,7 +82,7 @@ import Testing
             #expect(refused.status == 403 && Self.problemType(refused) == "urn:tbrd:problem:forbidden")
             let missing = await rig.ask("GET", "/api/v1/routers/nope", token: read)
             #expect(missing.status == 404 && (Self.json(missing) as? [String: Any])?["exitStatus"] as? Int == 1)
-            let admin = try await rig.runtime.createAPIToken("controller", scope: "admin")
+            let admin = try await rig.runtime.authenticator.createToken("controller", scope: "admin")
             let badQuery = await rig.ask("GET", "/api/v1/routers/wpan0/dataset", token: admin, query: "secrets=yes")
             #expect(badQuery.status == 400 && Self.problemType(badQuery) == "urn:tbrd:problem:invalid-argument")
         }
@@ -94,7 +95,7 @@ import Testing
             try await env.startSimulator(["wpan0"])
             let rig = try await Self.rig(env)
             defer { rig.stop() }
-            let phone = try await rig.runtime.createAPIToken("phone", scope: "epskc")
+            let phone = try await rig.runtime.authenticator.createToken("phone", scope: "epskc")
             let router = env.router("wpan0")
             try await eventually("wpan0 is a leader", wakingOn: router.wakeups) { try await router.property("Role", as: String.self) == "leader" }
 

@@ -1,6 +1,7 @@
 package import BorderRouterService
 import FoundationEssentials
 import MeshCoP
+package import OpenThreadBR
 package import Store
 import TBRCore
 import TBRDocuments
@@ -172,5 +173,55 @@ package actor CoreRouters {
             throw ServiceError.missing("\(id) has no \(pending ? "pending" : "active") dataset")
         }
         return tlvs
+    }
+
+    /// The agent's energy scan of router `id`, `milliseconds` per channel.
+    package func energyScan(_ id: DeviceID, milliseconds: UInt32) async throws -> [EnergyScanResult] {
+        guard (1...Self.energyScanLimitMs).contains(milliseconds) else {
+            throw ServiceError.invalid("the scan duration is 1 to \(Self.energyScanLimitMs) ms per channel (otbr-agent takes less than 65535)")
+        }
+        _ = try await requireOnline(id)
+        return try await service.energyScan(of: id, duration: .milliseconds(Int64(milliseconds)))
+    }
+
+    /// The longest scan per channel otbr-agent takes.
+    package static let energyScanLimitMs: UInt32 = 65_534
+
+    /// The ePSKc journal's entries after `sequence` (of router `router` only, when given), at most `limit`.
+    package func epskcJournalEntries(since sequence: Int64, router: DeviceID?, limit: Int) async throws -> [EpskcJournalEntry] {
+        try await store.epskcEvents(since: sequence, router: router, limit: limit)
+    }
+
+    /// Keeps the store's record of the routers as the registry changes: a router seen (added or online)
+    /// is recorded with its interface and Border Agent ID, one gone is marked offline; what it reported
+    /// is read again when it comes or goes. Removed routers are forgotten by ``CoreStructures``.
+    package func registryChanged(_ event: RouterRegistryEvent) async {
+        switch event {
+        case .added(let id):
+            await record(id)
+        case .online(let id):
+            await infoCache.invalidate(id)
+            await record(id)
+        case .offline(let id):
+            await infoCache.invalidate(id)
+            do { try await store.markRouterOffline(id) } catch StoreError.routerNotFound {
+                // removed meanwhile
+            } catch {
+                logger.error("could not record a router as offline", [("router", id.rawValue), ("error", "\(error)")])
+            }
+        case .removed:
+            break
+        }
+    }
+
+    private func record(_ id: DeviceID) async {
+        let summary = await service.routerSummaries().first { $0.id == id }
+        do {
+            _ = try await store.recordRouter(
+                id, interfaceName: summary.map { $0.interfaceName?.rawValue } ?? id.rawValue,
+                borderAgentID: summary?.borderAgentID.map { Hex.encode($0.bytes) })
+        } catch {
+            logger.error("could not record a router", [("router", id.rawValue), ("error", "\(error)")])
+        }
     }
 }

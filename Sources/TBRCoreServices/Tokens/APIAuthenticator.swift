@@ -87,4 +87,24 @@ package actor APIAuthenticator: TokenCore {
         let text = tokenPrefix + String(base64url)
         return (text, try LibCrypto.sha256(Array(text.utf8)))
     }
+
+    // MARK: making and revoking tokens
+
+    /// A new token `name` of `scope`, returned once; only its hash is kept.
+    package func createToken(_ name: String, scope text: String) async throws -> String {
+        guard let scope = APIScope(rawValue: text) else { throw ServiceError.invalid("\(Quoted(text)) is not a scope (read, epskc, admin)") }
+        let (token, hash) = try Self.makeToken()
+        _ = try await store.addAPIToken(name, scope: scope.rawValue, hash: hash)
+        logger.notice("API token created", [("name", name), ("scope", scope.rawValue)])
+        return token
+    }
+
+    /// Token `name` no longer admits anything.
+    package func revokeToken(_ name: String) async throws {
+        try await store.revokeAPIToken(name)
+        logger.notice("API token revoked", [("name", name)])
+    }
+
+    /// Every token's name, scope and times (never the token).
+    package func tokens() async throws -> [APITokenRecord] { try await store.apiTokens() }
 }

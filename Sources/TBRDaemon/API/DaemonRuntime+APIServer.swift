@@ -1,3 +1,4 @@
+import TBRDBusAdapter
 import TBRCoreServices
 import Glibc
 import HTTPAPIRouting
@@ -51,6 +52,7 @@ extension DaemonRuntime {
         _ = inBackground { await adapter.run() }
         apiServer = server
         httpAdapter = adapter
+        apiListing.set(listen: HTTPListen.text(host: listen.host, port: server.port), fingerprint: apiFingerprint)
         logger.notice("HTTPS API listening", [("address", listen.host), ("port", "\(server.port)"), ("tls", tls == nil ? "off (loopback)" : "on")])
         if !listen.isLoopback {
             let entries = [TXTEntry(key: "v", text: "1"), TXTEntry(key: "path", text: "/api/v1/")]
@@ -80,46 +82,6 @@ extension DaemonRuntime {
         await server.shutdown()
         apiServer = nil
         httpAdapter = nil
-    }
-
-    /// Where the API listens (`ADDR:PORT`, the port it got; empty when off) and its fingerprint.
-    func apiInfo() -> (listen: String, fingerprint: String) {
-        guard let listen = configuration.httpListen, let server = apiServer else { return ("", "") }
-        return (HTTPListen.text(host: listen.host, port: server.port), apiFingerprint)
-    }
-
-    /// A new token `name` of `scope`, returned once; only its hash is kept.
-    func createAPIToken(_ name: String, scope text: String) async throws -> String {
-        guard let scope = APIScope(rawValue: text) else { throw DaemonError.invalid("\(Quoted(text)) is not a scope (read, epskc, admin)") }
-        let (token, hash) = try APIAuthenticator.makeToken()
-        _ = try await store.addAPIToken(name, scope: scope.rawValue, hash: hash)
-        logger.notice("API token created", [("name", name), ("scope", scope.rawValue)])
-        return token
-    }
-
-    func revokeAPIToken(_ name: String) async throws {
-        try await store.revokeAPIToken(name)
-        logger.notice("API token revoked", [("name", name)])
-    }
-
-    nonisolated func apiMethods() -> [Method] {
-        typealias API = TBRDBusAPI.Manager
-        return [
-            method(API.createApiToken) { [self] call in [.string(try await self.createAPIToken(try call.argument(0), scope: try call.argument(1)))] },
-            method(API.listApiTokens) { [self] _ in
-                let rows = try await self.store.apiTokens().map { t in
-                    DBusValue.structure([.string(t.name), .string(t.scope), .double(t.createdAt), .double(t.lastUsedAt ?? 0)])
-                }
-                return [.array(element: .structure([.string, .string, .double, .double]), rows)]
-            },
-            method(API.revokeApiToken) { [self] call in
-                try await self.revokeAPIToken(try call.argument(0))
-                return []
-            },
-            method(API.apiInfo) { [self] _ in
-                let (listen, fingerprint) = await self.apiInfo()
-                return [.string(listen), .string(fingerprint)]
-            },
-        ]
+        apiListing.set(listen: "", fingerprint: "")
     }
 }

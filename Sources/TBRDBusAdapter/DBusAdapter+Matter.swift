@@ -10,19 +10,8 @@ import TBRCore
 // MatterNodes property. Payloads (they hold the setup passcode) are handed to the service and never
 // logged; the codes of a shared node go to the caller only.
 
-extension DaemonRuntime {
+extension DBusAdapter {
     typealias StructureAPI = TBRDBusAPI.Structure
-
-    /// The commissioner tbrd.conf chooses (`matter-backend`; ``MatterCommissioner/NoCommissioner`` for `none`).
-    static func commissioner(_ configuration: DaemonConfiguration, clock: any TBRClock, logger: Logger) -> any Commissioner {
-        switch configuration.matterBackend {
-        case .none:
-            return NoCommissioner()
-        case .matterServer:
-            return MatterServerCommissioner(
-                url: configuration.matterServerURL, clock: clock, connectTimeout: .seconds(min(10, configuration.matterCallTimeout)), logger: logger)
-        }
-    }
 
     /// The methods of `io.tbrd.Structure1` for structure `id`.
     nonisolated func matterMethods(_ id: StructureID) -> [Method] {

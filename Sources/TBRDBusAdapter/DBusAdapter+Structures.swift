@@ -9,7 +9,7 @@ import TBRFoundation
 
 // io.tbrd.Structure1 at /io/tbrd/structure/<id>, and the Manager1 calls that change structures.
 
-extension DaemonRuntime {
+extension DBusAdapter {
     typealias StructureProperty = TBRDBusAPI.Structure.Property
 
     static func structurePath(_ id: StructureID) -> ObjectPath { TBRDBusAPI.structurePath(id.rawValue) }

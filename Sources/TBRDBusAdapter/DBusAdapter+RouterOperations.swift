@@ -6,7 +6,7 @@ import TBRFoundation
 
 // A router's D-Bus members' own reading of their arguments, before the core's calls (CoreRouters).
 
-extension DaemonRuntime {
+extension DBusAdapter {
     /// `JoinNetwork`'s options read (the D-Bus adapter), then ``joinNetwork(_:tlvs:scope:)``.
     func joinNetwork(_ id: DeviceID, tlvs: [UInt8], options: [String: DBusValue]) async throws -> JoinNetworkReply {
         let thisRouterOnly = TBRDBusAPI.BorderRouter.thisRouterOnlyOption

@@ -7,7 +7,7 @@ import TBRFoundation
 
 // io.tbrd.Manager1 at /io/tbrd: routers, structures and the ePSKc journal.
 
-extension DaemonRuntime {
+extension DBusAdapter {
     nonisolated func managerInterface() -> Interface {
         typealias API = TBRDBusAPI.Manager
         return Interface(
@@ -82,7 +82,7 @@ extension DaemonRuntime {
         if !router.isEmpty {
             filter = try await routers.resolve(router)
         }
-        let entries = try await store.epskcEvents(
+        let entries = try await routers.epskcJournalEntries(
             since: Int64(clamping: since), router: filter, limit: limit == 0 ? Int(Int32.max) : Int(limit))
         return entries.map { e in
             EpskcJournalRow(

@@ -8,7 +8,7 @@ import TBRCore
 // and has its errors spelled as `io.tbrd.Error.*` here, once (DaemonError.from). The HTTP adapter passes
 // the same gate (``TBRCoreServices/CoreGate/serving(_:)``) and spells the core's errors itself (APIProblem.from).
 
-extension DaemonRuntime {
+extension DBusAdapter {
     /// Runs one call of any adapter: refused with `unavailable` once tbrd is stopping; errors pass
     /// through as they are, for the adapter to spell.
     nonisolated func gated<T: Sendable>(_ body: () async throws -> T) async throws -> T {

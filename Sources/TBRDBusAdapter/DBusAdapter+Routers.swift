@@ -11,33 +11,18 @@ import TBRCore
 
 // io.tbrd.BorderRouter1: one object per router at /io/tbrd/router/<id>.
 
-extension DaemonRuntime {
+extension DBusAdapter {
     typealias RouterProperty = TBRDBusAPI.BorderRouter.Property
 
     static func routerPath(_ id: DeviceID) -> ObjectPath { TBRDBusAPI.routerPath(id.rawValue) }
 
-    /// Follows routers appearing and going: exports each once, records it in the store, and signals
-    /// `Online` changes. A router that goes is kept (offline), never forgotten.
+    /// Follows routers appearing and going: exports each once (after the core has recorded it: a router
+    /// a client has seen is one a restart lists). `Online` changes are signalled by ``followSummaries()``.
+    /// A router that goes is kept (offline), never forgotten.
     func followRegistry() async {
         for await event in service.registryEvents() {
-            switch event {
-            case .added(let id):
-                // Recorded before its object appears: a router a client has seen is one a restart lists.
-                await recordRouter(id)
-                await exportRouter(id)
-            case .online(let id):
-                await routers.infoCache.invalidate(id)
-                await recordRouter(id)
-            case .offline(let id):
-                await routers.infoCache.invalidate(id)
-                do { try await store.markRouterOffline(id) } catch StoreError.routerNotFound {
-                    // removed meanwhile
-                } catch {
-                    logger.error("could not record a router as offline", [("router", id.rawValue), ("error", "\(error)")])
-                }
-            case .removed:
-                continue  // removeRemoteBorderRouter forgets it and takes its object off the bus
-            }
+            await routers.registryChanged(event)
+            if case .added(let id) = event { await exportRouter(id) }
         }
     }
 
@@ -88,17 +73,6 @@ extension DaemonRuntime {
         }
     }
 
-    private func recordRouter(_ id: DeviceID) async {
-        let summary = await service.routerSummaries().first { $0.id == id }
-        do {
-            _ = try await store.recordRouter(
-                id, interfaceName: summary.map { $0.interfaceName?.rawValue } ?? id.rawValue,
-                borderAgentID: summary?.borderAgentID.map { Hex.encode($0.bytes) })
-        } catch {
-            logger.error("could not record a router", [("router", id.rawValue), ("error", "\(error)")])
-        }
-    }
-
     func emitRouterChanged(_ id: DeviceID, _ changed: [RouterProperty: DBusValue]) {
         guard exportedRouters.contains(id) else { return }
         let pairs = changed.sorted { $0.key.rawValue < $1.key.rawValue }.map { ($0.key.name, $0.value) }
@@ -146,7 +120,7 @@ extension DaemonRuntime {
                 method(API.getPendingDataset) { [self] _ in [.bytes(try await self.routers.dataset(id, pending: true))] },
                 method(API.getMeshTopology) { [self] _ in MeshTopologyReply(try await self.routers.meshView(id).topology).arguments },
                 method(API.energyScan) { [self] call in
-                    [Self.energyScanValue(try await self.energyScan(id, milliseconds: try call.argument(0)))]
+                    [Self.energyScanValue(try await self.routers.energyScan(id, milliseconds: try call.argument(0)))]
                 },
             ],
             properties: RouterProperty.allCases.map { p in property(p, get: { [self] in try await self.value(of: p, router: id) }) },

@@ -14,7 +14,7 @@ import TBRCore
 // the structure's routers' active datasets, from fetches and additions, and from other border agents'
 // _meshcop._udp records; the credentials are kept in the state database (0600) and given to admins only.
 
-extension DaemonRuntime {
+extension DBusAdapter {
     nonisolated func networkMethods(_ id: StructureID) -> [Method] {
         typealias API = TBRDBusAPI.Structure
         return [

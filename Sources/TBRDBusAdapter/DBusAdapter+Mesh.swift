@@ -4,23 +4,11 @@ import DBus
 import OpenThreadBR
 import TBRDBusAPI
 
-extension DaemonRuntime {
-    /// The agent's energy scan of router `id`, `milliseconds` per channel.
-    func energyScan(_ id: DeviceID, milliseconds: UInt32) async throws -> [EnergyScanResult] {
-        guard (1...Self.energyScanLimitMs).contains(milliseconds) else {
-            throw DaemonError.invalid("the scan duration is 1 to \(Self.energyScanLimitMs) ms per channel (otbr-agent takes less than 65535)")
-        }
-        _ = try await routers.requireOnline(id)
-        return try await service.energyScan(of: id, duration: .milliseconds(Int64(milliseconds)))
-    }
-
+extension DBusAdapter {
     /// `EnergyScan`'s answer: each reading as `(y channel, n max_rssi)`.
     nonisolated static func energyScanValue(_ results: [EnergyScanResult]) -> DBusValue {
         .array(element: .structure([.byte, .int16]), results.map { .structure([.byte($0.channel), .int16(Int16($0.maxRSSI))]) })
     }
-
-    /// The longest scan per channel otbr-agent takes.
-    static let energyScanLimitMs: UInt32 = 65_534
 }
 
 extension MeshTopologyReply {

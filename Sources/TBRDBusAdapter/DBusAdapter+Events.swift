@@ -5,7 +5,7 @@ import TBRDBusAPI
 // ePSKc events: already journalled by the service's event sink when they arrive here; signalled from
 // the router's object with their sequence numbers.
 
-extension DaemonRuntime {
+extension DBusAdapter {
     func forwardEpskcEvents() async {
         for await event in service.epskcEvents(bufferLimit: 1024) {
             signal(event)

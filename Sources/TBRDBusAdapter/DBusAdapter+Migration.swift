@@ -8,7 +8,7 @@ import TBRFoundation
 // The D-Bus members of a structure's migration and channel change (Structure1.Migrate, SetChannel,
 // CancelMigration and the Migration property), over StructureMigrations.
 
-extension DaemonRuntime {
+extension DBusAdapter {
     nonisolated func migrationMethods(_ id: StructureID) -> [Method] {
         typealias API = TBRDBusAPI.Structure
         return [
@@ -22,15 +22,10 @@ extension DaemonRuntime {
         ]
     }
 
-    /// Runs the migrations (picked up from the store, followed, timed) and signals each change of a
-    /// structure's `Migration`, until tbrd stops.
+    /// Signals each change of a structure's `Migration`, until tbrd stops.
     func followMigrations() async {
-        let migrations = self.migrations
-        await withDiscardingTaskGroup { group in
-            group.addTask { await migrations.run() }
-            for await (id, migration) in migrations.changes.stream {
-                emitStructureChanged(id, [.migration: migration.dbusValue])
-            }
+        for await (id, migration) in migrations.changes.stream {
+            emitStructureChanged(id, [.migration: migration.dbusValue])
         }
     }
 }

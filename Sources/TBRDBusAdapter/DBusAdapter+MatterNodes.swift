@@ -8,7 +8,7 @@ import TBRFoundation
 // removing, adopting) and io.tbrd.Manager1 (UnclaimedMatterNodes); and the owners of commissioning
 // sessions, whose sessions are cancelled when they leave the bus.
 
-extension DaemonRuntime {
+extension DBusAdapter {
     /// A commissioning session of a structure.
     struct SessionKey: Hashable, Sendable {
         var structure: StructureID
