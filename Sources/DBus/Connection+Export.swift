@@ -132,7 +132,7 @@ extension Connection {
             decided.withLock { $0[id] = (call, result) }
             await self?.finish(id)
         }
-        methodTaskOfCall[Self.callKey(call)] = id
+        methodTaskCalls[id] = (call.sender, call.message.serial)
         if let arrivalOrder {
             methodTasks[id] = Task(executorPreference: arrivalOrder, operation: body)
         } else {
@@ -160,15 +160,16 @@ extension Connection {
     /// handler's: a server that leaves the bus right after answering one call (otbr-sim playing a crash)
     /// waits for that call only, never for the others, which a crash leaves unanswered.
     public func replied(to call: MethodCall) async {
-        guard let id = methodTaskOfCall[Self.callKey(call)], let task = methodTasks[id] else { return }
+        let serial = call.message.serial, sender = call.sender
+        guard let id = methodTaskCalls.first(where: { $0.value.serial == serial && $0.value.sender == sender })?.key,
+            let task = methodTasks[id]
+        else { return }
         await task.value
     }
 
-    static func callKey(_ call: MethodCall) -> String { "\(call.sender)/\(call.message.serial)" }
-
     private func finish(_ id: UInt64) {
         methodTasks[id] = nil
-        if let key = methodTaskOfCall.first(where: { $0.value == id })?.key { methodTaskOfCall[key] = nil }
+        methodTaskCalls[id] = nil
         guard let (call, result) = decidedReplies.withLock({ $0.removeValue(forKey: id) }) else { return }
         send(call, result)
     }

@@ -39,8 +39,8 @@ public actor Connection {
     var objects: [ObjectPath: ExportedObject] = [:]
     var methodTasks: [UInt64: Task<Void, Never>] = [:]
     var nextMethodTaskID: UInt64 = 1
-    /// The handler task of each call being handled, by its sender and serial (``replied(to:)``).
-    var methodTaskOfCall: [String: UInt64] = [:]
+    /// The call each handler task serves, by the task's id (``replied(to:)`` looks it up; rare).
+    var methodTaskCalls: [UInt64: (sender: String, serial: UInt32)] = [:]
     /// Replies whose handler has returned, until its task hands them over (``flushDecidedReplies()``).
     nonisolated let decidedReplies = Locked<[UInt64: (MethodCall, Result<[DBusValue], any Error>)]>([:])
     /// Where method handlers start, in arrival order, after ``handleCallsInArrivalOrder()``.
@@ -112,7 +112,7 @@ public actor Connection {
         for waiter in owners.removeAll() { waiter.resume(throwing: reason) }
         for (_, task) in methodTasks { task.cancel() }
         methodTasks.removeAll()
-        methodTaskOfCall.removeAll()
+        methodTaskCalls.removeAll()
         objects.removeAll()
     }
 

@@ -44,6 +44,6 @@ extension DBusAdapter {
         }
     }
 
-    static func milliseconds(_ t: WallTime) -> Int64 { Int64((t.secondsSinceEpoch * 1000).rounded()) }
+    static func milliseconds(_ t: WallTime) -> Int64 { t.milliseconds }
     static func milliseconds(_ seconds: Double?) -> Int64 { seconds.map { Int64(($0 * 1000).rounded()) } ?? 0 }
 }

@@ -70,4 +70,7 @@ public struct UnclaimedNodeView: Sendable, Hashable, Encodable {
 extension WallTime {
     /// The moment `milliseconds` after the Unix epoch (tbrd's `x` times).
     public init(milliseconds: Int64) { self.init(secondsSinceEpoch: Double(milliseconds) / 1000) }
+
+    /// This moment in milliseconds after the Unix epoch, rounded (tbrd's `x` times).
+    public var milliseconds: Int64 { Int64((secondsSinceEpoch * 1000).rounded()) }
 }

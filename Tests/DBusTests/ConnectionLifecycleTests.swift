@@ -102,10 +102,12 @@ import Testing
     @Test func aServerClosingAfterOneReplyDeliversThatReplyOnly() async throws {
         let waiting = Box(false)
         let holder = Box<Connection?>(nil)
+        // What holds the long call until the connection closes and cancels it: nothing is ever yielded.
+        let (held, holding) = AsyncStream.makeStream(of: Void.self)
         let interface = Interface(Pair.interface, methods: [
             Method("Wait") { _ in
                 await waiting.set(true)
-                try await Task.sleep(for: .seconds(60))
+                for await _ in held {}
                 return []
             },
             Method("Leave", outputs: [Argument("bye", .string)]) { call in
@@ -142,6 +144,7 @@ import Testing
             }
             await client.close()
         }
+        holding.finish()
     }
 
     @Test func aClosedConnectionRefusesWorkAtOnce() async throws {

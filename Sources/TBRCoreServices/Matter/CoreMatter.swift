@@ -119,7 +119,7 @@ extension CoreMatter: MatterCore {
         return try await service.matterNodes.nodes(in: info.id).map {
             MatterNodeView(
                 structure: info.name, nodeId: $0.nodeID.rawValue, vendorId: $0.vendorID == 0 ? nil : $0.vendorID,
-                productId: $0.productID == 0 ? nil : $0.productID, commissionedAt: WallTime(milliseconds: Int64(($0.commissionedAt.secondsSinceEpoch * 1000).rounded())),
+                productId: $0.productID == 0 ? nil : $0.productID, commissionedAt: WallTime(milliseconds: $0.commissionedAt.milliseconds),
                 name: $0.name?.nilIfEmpty, room: $0.room?.nilIfEmpty)
         }
     }
