@@ -175,10 +175,10 @@ clean:
 
 fuzz-smoke:
 	fuzz/run.sh dataset 20 && fuzz/run.sh txt 20 && fuzz/run.sh matter 20 && fuzz/run.sh websocket 20 \
-	  && fuzz/run.sh json 20 && fuzz/run.sh rest 20 && fuzz/run.sh routes 20 && fuzz/run.sh coap 20 && fuzz/run.sh dtls 20 && fuzz/run.sh api 20
+	  && fuzz/run.sh json 20 && fuzz/run.sh rest 20 && fuzz/run.sh routes 20 && fuzz/run.sh coap 20 && fuzz/run.sh dtls 20 && fuzz/run.sh api 20 && fuzz/run.sh backup 20
 
 fuzz:
 	fuzz/run.sh dataset $(FUZZ_SECONDS) && fuzz/run.sh txt $(FUZZ_SECONDS) && fuzz/run.sh matter $(FUZZ_SECONDS) \
 	  && fuzz/run.sh websocket $(FUZZ_SECONDS) && fuzz/run.sh json $(FUZZ_SECONDS) && fuzz/run.sh rest $(FUZZ_SECONDS) \
 	  && fuzz/run.sh routes $(FUZZ_SECONDS) && fuzz/run.sh coap $(FUZZ_SECONDS) && fuzz/run.sh dtls $(FUZZ_SECONDS) \
-	  && fuzz/run.sh api $(FUZZ_SECONDS)
+	  && fuzz/run.sh api $(FUZZ_SECONDS) && fuzz/run.sh backup $(FUZZ_SECONDS)

@@ -114,6 +114,8 @@ let package = Package(
         .target(name: "TBRDBusAPI", dependencies: ["DBus", "DeviceModel", "TBRDocuments", "MatterOnboarding"], swiftSettings: strict),
         // The JSON documents tbrctl --json prints and tbrd's HTTP API serves: one type per shape.
         .target(name: "TBRDocuments", dependencies: ["DeviceModel", "OpenThreadBR"], swiftSettings: strict),
+        // Pure: a backup's contents and its sealed file (scrypt, AES-256-GCM; fuzzed: fuzz/run.sh backup).
+        .target(name: "TBRBackup", dependencies: ["MeshCoP", "TBRFoundation"], swiftSettings: strict),
         // Pure: the HTTPS API's routes, scopes and request bodies (fuzzed: fuzz/run.sh api).
         .target(name: "HTTPAPIRouting", dependencies: ["TBRCore", "TBRFoundation"], swiftSettings: strict),
         // tbrd's core as its adapters see it: the calls by concern, the values and events they carry, the one
@@ -241,6 +243,7 @@ let package = Package(
         .testTarget(
             name: "NetworkMigrationTests", dependencies: ["NetworkMigration", "TBRDocuments", "MeshCoP", "TBRTestKit"], swiftSettings: strict),
         .testTarget(name: "StoreTests", dependencies: ["Store", "TBRTestKit"], swiftSettings: strict),
+        .testTarget(name: "TBRBackupTests", dependencies: ["TBRBackup", "MeshCoP", "TBRTestKit"], swiftSettings: strict),
         .testTarget(
             name: "MDNSTests",
             dependencies: [

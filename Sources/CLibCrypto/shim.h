@@ -57,4 +57,17 @@ typedef __typeof__(&BIO_ctrl) tbrd_BIO_ctrl;
 typedef __typeof__(&PEM_write_bio_X509) tbrd_PEM_write_bio_X509;
 typedef __typeof__(&PEM_write_bio_PrivateKey) tbrd_PEM_write_bio_PrivateKey;
 static inline long tbrd_bio_mem_data(tbrd_BIO_ctrl ctrl, BIO *bio, char **data) { return ctrl(bio, BIO_CTRL_INFO, 0, (void *)data); }
+// Backups (tbrctl backup): the key from the passphrase (scrypt), then AES-256-GCM.
+#include <openssl/kdf.h>
+typedef __typeof__(&EVP_PBE_scrypt) tbrd_EVP_PBE_scrypt;
+typedef __typeof__(&EVP_CIPHER_CTX_new) tbrd_EVP_CIPHER_CTX_new;
+typedef __typeof__(&EVP_CIPHER_CTX_free) tbrd_EVP_CIPHER_CTX_free;
+typedef __typeof__(&EVP_CIPHER_CTX_ctrl) tbrd_EVP_CIPHER_CTX_ctrl;
+typedef __typeof__(&EVP_aes_256_gcm) tbrd_EVP_aes_256_gcm;
+typedef __typeof__(&EVP_CipherInit_ex) tbrd_EVP_CipherInit_ex;
+typedef __typeof__(&EVP_CipherUpdate) tbrd_EVP_CipherUpdate;
+typedef __typeof__(&EVP_CipherFinal_ex) tbrd_EVP_CipherFinal_ex;
+static const int tbrd_gcm_set_ivlen = EVP_CTRL_GCM_SET_IVLEN;
+static const int tbrd_gcm_get_tag = EVP_CTRL_GCM_GET_TAG;
+static const int tbrd_gcm_set_tag = EVP_CTRL_GCM_SET_TAG;
 #endif

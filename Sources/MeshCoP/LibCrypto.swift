@@ -1,4 +1,5 @@
-// The only file that touches OpenSSL: the CSPRNG, AES-CMAC and SHA-1. Nothing from C leaves it.
+// OpenSSL's libcrypto, loaded: the CSPRNG, AES-CMAC, SHA-1 and SHA-256 (LibCrypto+Sealing.swift: scrypt and
+// AES-256-GCM; SelfSignedCertificate.swift: the HTTPS key). Nothing from C leaves MeshCoP.
 internal import CLibCrypto
 internal import TBRFoundation
 
@@ -55,6 +56,14 @@ package enum LibCrypto {
         let bioControl: tbrd_BIO_ctrl
         let pemWriteCertificate: tbrd_PEM_write_bio_X509
         let pemWritePrivateKey: tbrd_PEM_write_bio_PrivateKey
+        let scrypt: tbrd_EVP_PBE_scrypt
+        let cipherContextNew: tbrd_EVP_CIPHER_CTX_new
+        let cipherContextFree: tbrd_EVP_CIPHER_CTX_free
+        let cipherControl: tbrd_EVP_CIPHER_CTX_ctrl
+        let aes256GCM: tbrd_EVP_aes_256_gcm
+        let cipherInit: tbrd_EVP_CipherInit_ex
+        let cipherUpdate: tbrd_EVP_CipherUpdate
+        let cipherFinal: tbrd_EVP_CipherFinal_ex
 
         /// Resolves every function from `library`.
         /// - Throws: ``SharedLibraryError`` naming the first function `library` lacks.
@@ -101,6 +110,14 @@ package enum LibCrypto {
             bioControl = try library.function("BIO_ctrl")
             pemWriteCertificate = try library.function("PEM_write_bio_X509")
             pemWritePrivateKey = try library.function("PEM_write_bio_PrivateKey")
+            scrypt = try library.function("EVP_PBE_scrypt")
+            cipherContextNew = try library.function("EVP_CIPHER_CTX_new")
+            cipherContextFree = try library.function("EVP_CIPHER_CTX_free")
+            cipherControl = try library.function("EVP_CIPHER_CTX_ctrl")
+            aes256GCM = try library.function("EVP_aes_256_gcm")
+            cipherInit = try library.function("EVP_CipherInit_ex")
+            cipherUpdate = try library.function("EVP_CipherUpdate")
+            cipherFinal = try library.function("EVP_CipherFinal_ex")
         }
     }
 
