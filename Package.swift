@@ -86,7 +86,7 @@ let package = Package(
         // MARK: wrappers
         .target(name: "DBus", dependencies: ["CDBus", "TBRFoundation"], swiftSettings: strict + dbusIncludes),
         // tbrd's SQLite state, and the stores of the domain's seams over it (structures, Matter nodes).
-        .target(name: "Store", dependencies: ["CSQLite", "TBRFoundation", "DeviceModel", "MeshCoP", "MatterCommissioning", "MatterOnboarding"], swiftSettings: strict),
+        .target(name: "Store", dependencies: ["CSQLite", "TBRFoundation", "TBRBackup", "DeviceModel", "MeshCoP", "MatterCommissioning", "MatterOnboarding"], swiftSettings: strict),
         .target(name: "MDNS", dependencies: ["CAvahiClient", "TBRFoundation"], swiftSettings: strict),
         .target(name: "Firewall", dependencies: ["TBRFoundation"], swiftSettings: strict),
         // What the host's IPv6 configuration says about reaching a Thread mesh: routes
@@ -163,7 +163,7 @@ let package = Package(
             dependencies: [
                 "TBRCommandLine", "TBRFoundation", "MeshCoP", "MatterOnboarding", "DBus", "OpenThreadBR",
                 "BorderRouterService", "TBRDBusAPI", "MDNS", "BorderAgentDiscovery", "TBRLifecycle", "HTTP", "OpenThreadREST",
-                "EpskcCommissioner", "DTLS", "TBRDocuments", "HTTPAPIRouting", "TBRCore",
+                "EpskcCommissioner", "DTLS", "TBRDocuments", "HTTPAPIRouting", "TBRCore", "TBRBackup",
             ],
             swiftSettings: strict),
 
@@ -184,7 +184,7 @@ let package = Package(
         .target(
             name: "TBRCoreServices",
             dependencies: [
-                "TBRCore", "TBRDocuments", "BorderRouterService", "Store", "NetworkMigration", "MeshCoP", "TBRFoundation", "OpenThreadBR",
+                "TBRCore", "TBRDocuments", "BorderRouterService", "Store", "NetworkMigration", "MeshCoP", "TBRFoundation", "OpenThreadBR", "TBRBackup",
                 "BorderAgentDiscovery", "MDNS", "Firewall", "HostNetwork", "EpskcCommissioner", "DTLS", "HTTP", "OpenThreadREST", "MatterOnboarding",
             ],
             swiftSettings: strict),

@@ -1,3 +1,4 @@
+import MeshCoP
 import DBus
 
 /// What the radio and the infrastructure link report (`CcaFailureRate`, `MultiAilDetected`,
@@ -23,6 +24,7 @@ extension SimulatedAgent {
             throw DBusError(.invalidArgs, "kind must be \"router\" or \"child\", not \"\(kindName)\"")
         }
         let node: MeshNode
+        if mesh.nodes.isEmpty { meshNetwork = activeNetwork }
         do {
             node = try mesh.add(
                 kind: kind, extAddress: try call.argument(1), parent: try call.argument(2), linkQuality: try call.argument(3),
@@ -46,15 +48,26 @@ extension SimulatedAgent {
         return []
     }
 
+    /// The Extended PAN ID of the active dataset, if any.
+    var activeNetwork: ExtendedPANID? { persistent.activeDataset.flatMap(DatasetRules.decode)?.extendedPANID }
+
+    /// The simulated nodes as the agent sees them: all of them while it is attached to their network
+    /// (``meshNetwork``), none on any other. A Thread node keeps its own dataset: after a factory reset
+    /// or a `Join` elsewhere the agent has left them, and they are its neighbours again only once it is
+    /// back on their network (INFERRED: MLE attaches only with the same key, PAN ID and channel).
+    var visibleMesh: SimulatedMesh {
+        runtime.role.isAttached && (meshNetwork == nil || meshNetwork == activeNetwork) ? mesh : SimulatedMesh()
+    }
+
     /// `NeighborTable`: the one-hop nodes while attached, else empty.
     var neighborTableProperty: DBusValue {
-        let rows = runtime.role.isAttached ? mesh.neighborTable(borderRouterID: runtime.routerID, now: clock.now()) : []
+        let rows = runtime.role.isAttached ? visibleMesh.neighborTable(borderRouterID: runtime.routerID, now: clock.now()) : []
         return .array(element: Self.rowType("NeighborTable"), rows)
     }
 
     /// `ChildTable`: the border router's children up to the first empty slot while attached, else empty.
     var childTableProperty: DBusValue {
-        let rows = runtime.role.isAttached ? mesh.childTable(networkDataVersion: runtime.networkDataVersion, now: clock.now()) : []
+        let rows = runtime.role.isAttached ? visibleMesh.childTable(networkDataVersion: runtime.networkDataVersion, now: clock.now()) : []
         return .array(element: Self.rowType("ChildTable"), rows)
     }
 

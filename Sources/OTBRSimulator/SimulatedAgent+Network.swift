@@ -133,7 +133,9 @@ extension SimulatedAgent {
         persistent.pendingDataset = nil
         runtime.pendingSince = nil
         if DatasetRules.replacesActiveAtExpiry(pending, active: persistent.activeDataset) {
+            let followed = meshNetwork == nil || meshNetwork == activeNetwork
             await storeActiveDataset(DatasetRules.activated(fromPending: pending))
+            if followed { meshNetwork = activeNetwork }
         }
         return true
     }
@@ -143,7 +145,9 @@ extension SimulatedAgent {
     /// - Returns: whether this node took `other`.
     func meetPartition(_ other: [UInt8]) async -> Bool {
         guard runtime.role.isAttached, DatasetRules.adoptsOnMeeting(other, own: persistent.activeDataset) else { return false }
+        let followed = meshNetwork == nil || meshNetwork == activeNetwork
         await storeActiveDataset(DatasetRules.activated(fromPending: other))
+        if followed { meshNetwork = activeNetwork }
         return true
     }
 

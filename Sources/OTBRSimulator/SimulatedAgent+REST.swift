@@ -133,7 +133,7 @@ extension SimulatedAgent {
     }
 
     /// The routers in the router table: this node, when it is one, and every simulated router.
-    private var restRouterCount: Int { runtime.role == .router || runtime.role == .leader ? 1 + mesh.routers.count : 0 }
+    private var restRouterCount: Int { runtime.role == .router || runtime.role == .leader ? 1 + visibleMesh.routers.count : 0 }
 
     private var restNetworkName: String { restActiveDataset?.networkName?.rawValue ?? "OpenThread" }
 

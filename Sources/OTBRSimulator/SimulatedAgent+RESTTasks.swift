@@ -100,7 +100,7 @@ extension SimulatedAgent {
         let prefix = dataset?.meshLocalPrefix ?? (try? MeshLocalPrefix(tlvValue: runtime.meshLocalPrefix)) ?? MeshLocalPrefix(0)
         let omr = favoredOMRPrefix.map { $0.prefix.bytes.reduce(UInt64(0)) { $0 << 8 | UInt64($1) } }
         return PartitionView(
-            mesh: mesh, borderRouterExt: persistent.extendedAddress, borderRouterID: runtime.routerID, leaderData: leaderData,
+            mesh: visibleMesh, borderRouterExt: persistent.extendedAddress, borderRouterID: runtime.routerID, leaderData: leaderData,
             networkData: networkDataTLVs(stable: false), meshLocalPrefix: prefix, omrPrefix: omr,
             borderRouterHasRoutes: !networkExternalRoutes.isEmpty, borderRouterEUI64: configuration.eui64.rawValue,
             vendorName: vendorName, productName: productName, now: clock.now())
@@ -166,7 +166,7 @@ extension SimulatedAgent {
         a["baId"] = .string(Hex.encode(runtime.borderAgentID).lowercased())
         a["baState"] = .string(!runtime.borderAgentEnabled ? "disabled" : attached ? "active" : "enabled")
         a["state"] = .string(runtime.role.wireName)
-        a["routerCount"] = JSON(attached ? 1 + mesh.routers.count : 0)
+        a["routerCount"] = JSON(attached ? 1 + visibleMesh.routers.count : 0)
         a["rlocAddress"] = .string(attached ? prefix.address(interfaceIdentifier: 0x0000_00FF_FE00_0000 | UInt64(rloc16)) : "::")
         a["networkName"] = .string(attached ? dataset?.networkName?.rawValue ?? "" : "")
         a["rloc16"] = .string(PartitionView.hex16(rloc16))

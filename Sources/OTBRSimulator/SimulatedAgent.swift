@@ -1,3 +1,4 @@
+import MeshCoP
 public import DBus
 import HTTPServer
 public import MDNS
@@ -40,6 +41,10 @@ public actor SimulatedAgent {
     var productName: String
     /// The simulated Thread nodes around the border router (the outside world: kept across restarts).
     var mesh = SimulatedMesh()
+    /// The network (Extended PAN ID) the simulated nodes are on: the agent's when they were added, and
+    /// the one they moved to with it (a pending dataset taking effect, a partition adopted). They are its
+    /// neighbours only while it is attached to that network (``visibleMesh``).
+    var meshNetwork: ExtendedPANID?
     /// What the radio reports (`SetRadioHealth`; kept across restarts).
     var radioHealth = RadioHealth()
     /// The channels the radio supports (`SetSupportedChannelMask`) and the energy an energy scan hears

@@ -144,6 +144,25 @@ package final class PersistentStructureStore: StructureStore {
         return try await structure(id: Self.id(record.id))
     }
 
+    /// After a restore wrote the store anew (``TBRStore/restore(_:replacing:)``): each structure that was
+    /// there is announced deleted and its cells dropped, then each one there now is loaded and announced
+    /// created, with its members and settings (the policy reconciler applies them).
+    package func restored(removing removed: [StructureRecord.ID]) async throws(HomeError) {
+        for record in removed {
+            let id = Self.id(record)
+            cells.withLock { $0.removeValue(forKey: id) }?.finish()
+            statusCells.withLock { $0.removeValue(forKey: id) }?.finish()
+            changeBroadcaster.publish(.deleted(id))
+        }
+        try await load()
+        for record in try await call({ () throws(StoreError) in try await store.structures() }) {
+            let id = Self.id(record.id)
+            changeBroadcaster.publish(.created(id))
+            changeBroadcaster.publish(.membersChanged(id))
+            changeBroadcaster.publish(.settingsChanged(id))
+        }
+    }
+
     /// Loads every structure's settings and policy status into memory (at start-up) so they can be streamed.
     package func load() async throws(HomeError) {
         for record in try await call({ () throws(StoreError) in try await store.structures() }) {

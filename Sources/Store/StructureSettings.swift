@@ -8,10 +8,17 @@ public struct StructureSettings: Hashable, Sendable {
     public var internetAccessOption: String?
     /// The preferred Thread network, by extended PAN ID; nil when not set.
     public var defaultThreadNetworkID: String?
+    /// What tbrd does when a router of the structure comes back with no network: `off`, `ask` (the default)
+    /// or `auto`.
+    public var recovery: String
+
+    /// The spellings of ``recovery``.
+    public static let recoveryModes = ["off", "ask", "auto"]
 
     /// Settings with these values (by default, nothing set).
-    public init(internetAccessOption: String? = nil, defaultThreadNetworkID: String? = nil) {
+    public init(internetAccessOption: String? = nil, defaultThreadNetworkID: String? = nil, recovery: String = "ask") {
         self.internetAccessOption = internetAccessOption
         self.defaultThreadNetworkID = defaultThreadNetworkID
+        self.recovery = recovery
     }
 }

@@ -58,6 +58,9 @@ extension TBRStore {
     ///
     /// Version 9: `api_tokens(name TEXT PRIMARY KEY, scope read|epskc|admin, hash BLOB (32 bytes), created_at,
     /// last_used_at NULL)`: the HTTPS API's tokens. Only each token's SHA-256 is kept, never the token.
+    ///
+    /// Version 10: `structures.recovery TEXT NOT NULL DEFAULT 'ask' CHECK (off|ask|auto)`: what tbrd does when
+    /// a router of the structure comes back with no network (issue 48).
     public static let migrations: [SchemaMigration] = [
         SchemaMigration(version: 1, "structures, routers, memberships, applied policies and the ePSKc journal", sql: """
             CREATE TABLE structures (
@@ -209,6 +212,9 @@ extension TBRStore {
                 created_at   REAL NOT NULL,
                 last_used_at REAL
             ) STRICT;
+            """),
+        SchemaMigration(version: 10, "what tbrd does when a router of a structure comes back empty", sql: """
+            ALTER TABLE structures ADD COLUMN recovery TEXT NOT NULL DEFAULT 'ask' CHECK (recovery IN ('off', 'ask', 'auto'));
             """),
     ]
 }

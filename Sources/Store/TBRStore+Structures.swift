@@ -1,11 +1,13 @@
+import TBRFoundation
+
 extension TBRStore {
     static let structureColumns =
-        "id, name, created_at, internet_access_option, default_thread_network_id, settings_updated_at"
+        "id, name, created_at, internet_access_option, default_thread_network_id, settings_updated_at, recovery"
 
     static func structure(from row: Row) throws(SQLiteError) -> StructureRecord {
         StructureRecord(
             id: StructureRecord.ID(rawValue: try row.get(0)), name: try row.get(1), createdAt: try row.get(2),
-            settings: StructureSettings(internetAccessOption: try row.get(3), defaultThreadNetworkID: try row.get(4)),
+            settings: StructureSettings(internetAccessOption: try row.get(3), defaultThreadNetworkID: try row.get(4), recovery: try row.get(6)),
             settingsUpdatedAt: try row.get(5))
     }
 
@@ -90,7 +92,22 @@ extension TBRStore {
         }
     }
 
-    /// Replaces a structure's settings (its desired policy).
+    /// Sets what tbrd does when a router of structure `id` comes back empty (`off`, `ask` or `auto`).
+    /// - Returns: the structure after the change.
+    /// - Throws: ``StoreError/invalidArgument(_:)``, ``StoreError/structureNotFound(_:)`` or `.sqlite`.
+    @discardableResult
+    public func setRecovery(_ recovery: String, of id: StructureRecord.ID) async throws(StoreError) -> StructureRecord {
+        guard StructureSettings.recoveryModes.contains(recovery) else { throw .invalidArgument("recovery is off, ask or auto, not \(Quoted(recovery))") }
+        return try await write { db, _ in
+            var structure = try Self.existingStructure(id, in: db)
+            try db.execute("UPDATE structures SET recovery = ? WHERE id = ?", [.text(recovery), .integer(id.rawValue)])
+            structure.settings.recovery = recovery
+            return structure
+        }
+    }
+
+    /// Replaces a structure's settings (its desired policy; ``StructureSettings/recovery`` is kept: see
+    /// ``setRecovery(_:of:)``).
     /// - Returns: the structure with its new settings.
     /// - Throws: ``StoreError/structureNotFound(_:)`` or `.sqlite`.
     @discardableResult

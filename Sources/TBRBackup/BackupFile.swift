@@ -161,10 +161,10 @@ package enum BackupFileError: Error, Sendable, Hashable, CustomStringConvertible
         }
     }
 
-    /// 77 (`EX_NOPERM`) for a wrong or weak passphrase, 70 (`EX_SOFTWARE`) when libcrypto fails, else 65 (`EX_DATAERR`).
+    /// 77 (`EX_NOPERM`) for a wrong passphrase, 70 (`EX_SOFTWARE`) when libcrypto fails, else 65 (`EX_DATAERR`).
     package var exitCode: Int32 {
         switch self {
-        case .wrongPassphrase, .weakPassphrase: 77
+        case .wrongPassphrase: 77
         case .crypto: 70
         default: 65
         }

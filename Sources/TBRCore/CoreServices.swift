@@ -92,11 +92,13 @@ public struct Core: Sendable {
     public let matter: any MatterCore
     public let tokens: any TokenCore
     public let lifecycle: any CoreLifecycle
+    public let backups: any BackupCore
+    public let recovery: any RecoveryCore
 
     /// The core made of these services.
     public init(
         routers: any RouterCore, diagnostics: any DiagnosticsCore, structures: any StructureCore, matter: any MatterCore,
-        tokens: any TokenCore, lifecycle: any CoreLifecycle
+        tokens: any TokenCore, lifecycle: any CoreLifecycle, backups: any BackupCore, recovery: any RecoveryCore
     ) {
         self.routers = routers
         self.diagnostics = diagnostics
@@ -104,5 +106,7 @@ public struct Core: Sendable {
         self.matter = matter
         self.tokens = tokens
         self.lifecycle = lifecycle
+        self.backups = backups
+        self.recovery = recovery
     }
 }

@@ -67,6 +67,8 @@ public enum CoreEvent: Sendable {
     case policy(PolicyView)
     /// A Matter device reached a commissioning stage.
     case commissioning(CommissioningReport)
+    /// Recovery found a router of a structure empty or on another network, or joined it back.
+    case recovery(RecoveryReport)
 }
 
 /// A commissioning stage as the core reports it: `{structure, session, payloadId, stage, time, nodeId,

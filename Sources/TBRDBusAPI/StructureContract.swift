@@ -18,10 +18,11 @@ extension TBRDBusAPI {
             case networks = "Networks"
             case preferredNetwork = "PreferredNetwork"
             case migration = "Migration"
+            case recovery = "Recovery"
 
             public var type: SignatureType {
                 switch self {
-                case .name, .internetAccessOption, .defaultThreadNetworkId, .preferredNetwork: .string
+                case .name, .internetAccessOption, .defaultThreadNetworkId, .preferredNetwork, .recovery: .string
                 case .networks: [NetworkRow].dbusType
                 case .migration: MigrationRow.dbusType
                 case .borderRouters: .array(.objectPath)
@@ -37,13 +38,13 @@ extension TBRDBusAPI {
                 switch self {
                 case .name: .const
                 case .internetAccessOption, .defaultThreadNetworkId, .borderRouters, .policyStatus, .matterNodes, .rooms, .networks,
-                    .preferredNetwork, .migration:
+                    .preferredNetwork, .migration, .recovery:
                     .true
                 }
             }
 
             /// Whether a client may write it (the admin policy applies).
-            public var isWritable: Bool { [.internetAccessOption, .defaultThreadNetworkId, .preferredNetwork].contains(self) }
+            public var isWritable: Bool { [.internetAccessOption, .defaultThreadNetworkId, .preferredNetwork, .recovery].contains(self) }
         }
 
         /// `AddNetwork(ay dataset) → s ext_pan_id`: a complete Active dataset into the directory. Admins only.

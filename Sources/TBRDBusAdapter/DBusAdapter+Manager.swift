@@ -64,7 +64,7 @@ extension DBusAdapter {
                     return [tlvs.dbusValue, source.dictionary.dbusValue]
                 },
                 method(API.unclaimedMatterNodes) { [self] _ in [try await self.unclaimedMatterNodes().dbusValue] },
-            ] + apiMethods(),
+            ] + apiMethods() + backupMethods(),
             signals: [API.borderRouterAdded, API.borderRouterRemoved, API.structureAdded, API.structureRemoved].map(\.declaration))
     }
 

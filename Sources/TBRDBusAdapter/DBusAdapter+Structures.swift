@@ -54,6 +54,8 @@ extension DBusAdapter {
                 emitStructureChanged(id, [.rooms: rooms.dbusValue])
             case .matterNodesChanged(let id):
                 await emitMatterNodesChanged(id)
+            case .recoveryChanged(let id, let mode):
+                emitStructureChanged(id, [.recovery: .string(mode)])
             }
         }
     }
@@ -103,6 +105,7 @@ extension DBusAdapter {
         case .networks: try await structureService.networkEntries(id).map(NetworkRow.init).dbusValue
         case .preferredNetwork: .string(try await structures.settings(of: id).defaultThreadNetworkId?.description ?? "")
         case .migration: try await migrations.migration(of: id).dbusValue
+        case .recovery: .string(try await recovery.recovery(of: try await structureService.info(id).name))
         }
     }
 
@@ -129,6 +132,11 @@ extension DBusAdapter {
             try await structureService.update(id) { $0.defaultThreadNetworkId = xpan }
         case .preferredNetwork:
             try await structureService.setPreferredNetwork(id, text)
+        case .recovery:
+            guard TBRDBusAPI.Structure.recoveryModes.contains(text) else {
+                throw DaemonError.invalid("\(Quoted(text)) is not a recovery mode (off, ask, auto)")
+            }
+            _ = try await recovery.setRecovery(of: try await structureService.info(id).name, mode: text)
         case .name, .borderRouters, .policyStatus, .matterNodes, .rooms, .networks, .migration:
             throw DBusError(.propertyReadOnly, "\(p.rawValue) is read-only")
         }
@@ -137,12 +145,12 @@ extension DBusAdapter {
     nonisolated func structureInterface(_ id: StructureID) -> Interface {
         Interface(
             TBRDBusAPI.Structure.interface,
-            methods: matterMethods(id) + networkMethods(id) + migrationMethods(id),
+            methods: matterMethods(id) + networkMethods(id) + migrationMethods(id) + recoveryMethods(id),
             properties: StructureProperty.allCases.map { p in
                 let get: @Sendable () async throws -> DBusValue = { [self] in try await self.value(of: p, structure: id) }
                 guard p.isWritable else { return property(p, get: get) }
                 return property(p, get: get, set: { [self] value in try await self.setValue(value, of: p, structure: id) })
             },
-            signals: [TBRDBusAPI.Structure.commissioningProgress.declaration])
+            signals: [TBRDBusAPI.Structure.commissioningProgress.declaration, TBRDBusAPI.Structure.routerEmpty.declaration])
     }
 }

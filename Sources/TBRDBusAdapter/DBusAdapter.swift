@@ -4,6 +4,7 @@ package import Store
 package import TBRCoreServices
 import TBRDBusAPI
 package import TBRFoundation
+import TBRCore
 
 /// tbrd's D-Bus API (`io.tbrd`, docs/dbus-api.md) over the core: each member maps its arguments to a
 /// core service's call and the answer to D-Bus values; what the services publish (structure signals,
@@ -21,6 +22,8 @@ package actor DBusAdapter {
     let migrations: StructureMigrations
     let diagnostics: CoreDiagnostics
     let authenticator: APIAuthenticator
+    let backups: CoreBackups
+    let recovery: RouterRecovery
     let gate: CoreGate
     /// Where the HTTPS API listens and its certificate's fingerprint (`Manager1.ApiInfo`), as tbrd set them.
     let apiListing: APIListing
@@ -31,6 +34,8 @@ package actor DBusAdapter {
     let structureChanges: EventStream<StructureChange>
     /// What the structures' service publishes, subscribed before anything runs (drained by followStructureSignals).
     let structureSignals: EventStream<StructureSignal>
+    /// What recovery reports, subscribed before anything runs (drained by followRecoveryReports).
+    let recoveryReports: EventStream<RecoveryReport>
     /// Names leaving the bus, subscribed before anything is served (drained by followCommissioningOwners).
     let vanishedNames: AsyncThrowingMapSequence<SignalStream, NameOwnerChange>
     /// The commissioning sessions each caller (by unique name) opened and has not completed or cancelled.
@@ -43,7 +48,8 @@ package actor DBusAdapter {
     package init(
         connection: Connection, logger: Logger, service: BorderRouterService, structures: PersistentStructureStore,
         routers: CoreRouters, structureService: CoreStructures, matter: CoreMatter, migrations: StructureMigrations,
-        diagnostics: CoreDiagnostics, authenticator: APIAuthenticator, gate: CoreGate, apiListing: APIListing,
+        diagnostics: CoreDiagnostics, authenticator: APIAuthenticator, backups: CoreBackups, recovery: RouterRecovery, gate: CoreGate,
+        apiListing: APIListing,
         vanishedNames: AsyncThrowingMapSequence<SignalStream, NameOwnerChange>
     ) {
         self.connection = connection
@@ -56,11 +62,14 @@ package actor DBusAdapter {
         self.migrations = migrations
         self.diagnostics = diagnostics
         self.authenticator = authenticator
+        self.backups = backups
+        self.recovery = recovery
         self.gate = gate
         self.apiListing = apiListing
         self.vanishedNames = vanishedNames
         self.structureChanges = structures.changes(bufferLimit: 4096)
         self.structureSignals = structureService.signals.subscribe(bufferLimit: 4096) { $0 }
+        self.recoveryReports = recovery.reports.subscribe(bufferLimit: 1024) { $0 }
     }
 
     /// Follows what the core publishes and signals it, until tbrd stops.
@@ -74,6 +83,7 @@ package actor DBusAdapter {
             group.addTask { await self.followMigrations() }
             group.addTask { await self.forwardCommissioningProgress() }
             group.addTask { await self.followCommissioningOwners() }
+            group.addTask { await self.followRecoveryReports() }
         }
     }
 

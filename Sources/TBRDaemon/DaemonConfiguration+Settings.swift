@@ -78,6 +78,17 @@ extension DaemonConfiguration {
             marked stale ('tbrctl network forget S --stale' removes those).
             """),
         SettingGroup(
+            [("backup-dir", ""), ("backup-keep", "10"), ("backup-passphrase-file", ""), ("backup-interval", "60")],
+            """
+            Automatic backups (docs/operations.md, "Backups and recovery"), off unless backup-dir is set: \
+            after each change a restore would need (a structure, its routers, settings, rooms, networks or \
+            Matter nodes), at most once every backup-interval seconds, tbrd writes \
+            tbrd-YYYYMMDDTHHMMSSZ.tbrdbackup there (mode 0600, whole or not at all: a full disk leaves the \
+            last one readable) and removes the oldest beyond backup-keep (only files it named so). They are \
+            sealed with the passphrase in backup-passphrase-file (its first line, at least 8 characters), \
+            which must be mode 0600 and owned by root or by tbrd's user, or tbrd refuses to start and says why.
+            """),
+        SettingGroup(
             [("firewall", "nftables")],
             """
             The host firewall of the policy: nftables (tbrd keeps one table of its own, table inet tbrd, in \

@@ -36,6 +36,14 @@ public struct DaemonConfiguration: Sendable, Equatable {
     /// After how many days a network of a structure's directory that none of its routers is on, and that
     /// mDNS has not shown since, is `stale`.
     public var networkStaleAfterDays: Int = 30
+    /// Where automatic backups are written (`backup-dir`); nil: none are.
+    public var backupDirectory: String?
+    /// How many automatic backups are kept (the oldest beyond are removed).
+    public var backupKeep: Int = 10
+    /// The file holding the automatic backups' passphrase (0600, owned by root or tbrd's user).
+    public var backupPassphraseFile: String?
+    /// The least time, in seconds, between two automatic backups.
+    public var backupInterval: Int = 60
     /// Whether tbrd keeps its host firewall (`table inet tbrd`) for the internet-access policy.
     public var firewall: FirewallMode = .nftables
     /// The `nft` tool: a name looked up on `PATH` (then `/usr/sbin`, `/sbin`) or a path.
@@ -118,6 +126,13 @@ public struct DaemonConfiguration: Sendable, Equatable {
         case "rest-poll-interval": restPollInterval = try seconds(0.1...3600)
         case "rest-timeout": restTimeout = try seconds(0.1...120)
         case "network-stale-after": networkStaleAfterDays = try integer(1...36_500)
+        case "backup-dir", "backup-passphrase-file":
+            guard value.isEmpty || (value.hasPrefix("/") && value.count <= 4096 && !value.contains("\0")) else {
+                throw ConfigurationError("'\(key)' must be an absolute path, not '\(value)'")
+            }
+            if key == "backup-dir" { backupDirectory = value.isEmpty ? nil : value } else { backupPassphraseFile = value.isEmpty ? nil : value }
+        case "backup-keep": backupKeep = try integer(1...10_000)
+        case "backup-interval": backupInterval = try integer(1...86_400)
         case "firewall":
             guard let mode = FirewallMode(rawValue: value) else {
                 throw ConfigurationError("'firewall' must be nftables or off, not '\(value)'")

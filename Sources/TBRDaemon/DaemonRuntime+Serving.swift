@@ -30,6 +30,9 @@ extension DaemonRuntime {
                 group.addTask { await coreEvents.run() }
                 group.addTask { await migrations.run() }
                 group.addTask { await dbus.run() }
+                let recovery = self.recovery, backups = self.backups
+                group.addTask { await recovery.run() }
+                group.addTask { await backups.run() }
                 if browsesMDNS { group.addTask { await self.followBorderAgents() } }
                 group.addTask { await self.runBackgroundWork() }
                 // Ends on a graceful shutdown, or when the task is cancelled (the group's hard deadline).
@@ -128,12 +131,12 @@ extension DaemonRuntime {
                     logger.warning("what a router last reported cannot be read back", [("router", router.id.rawValue)])
                 }
             }
-            if router.restURL != nil { continue }  // restoreRemoteRouters
+            if router.restURL != nil { continue }  // CoreStructures.serveRemoteRouters
             do { try await service.rememberRouter(id) } catch {
                 logger.warning("a known router cannot be registered", [("router", router.id.rawValue), ("error", error.message)])
             }
         }
-        await restoreRemoteRouters(known)
+        await structureService.serveRemoteRouters(known)
         await routers.infoCache.restore(snapshots)
     }
 

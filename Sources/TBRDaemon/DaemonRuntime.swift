@@ -54,6 +54,10 @@ actor DaemonRuntime {
     /// The core's structures: their routers, settings, policy, rooms and network directories.
     let structureService: CoreStructures
 
+    /// Routers of a structure that come back with no network.
+    let recovery: RouterRecovery
+    /// Backups: on request, and automatic ones with `backup-dir`.
+    let backups: CoreBackups
     /// The HTTPS API's token checks (always present; served only with `http-listen`).
     let authenticator: APIAuthenticator
     /// What happens, for the adapters that follow it (the HTTP adapter's event streams).
@@ -76,7 +80,8 @@ actor DaemonRuntime {
     private init(
         configuration: DaemonConfiguration, logger: Logger, clock: any TBRClock, store: TBRStore, connection: Connection,
         structures: PersistentStructureStore, service: BorderRouterService, mdns: MDNSClient, advertisedNames: AdvertisedRouterNames,
-        vanishedNames: AsyncThrowingMapSequence<SignalStream, NameOwnerChange>, notifier: ServiceNotifier, browsesMDNS: Bool
+        vanishedNames: AsyncThrowingMapSequence<SignalStream, NameOwnerChange>, notifier: ServiceNotifier, browsesMDNS: Bool,
+        backupSchedule: CoreBackups.Schedule?
     ) {
         self.browsesMDNS = browsesMDNS
         self.notifier = notifier
@@ -96,7 +101,13 @@ actor DaemonRuntime {
         self.structureService = CoreStructures(
             structures: structures, service: service, routers: routers, store: store, borderAgents: borderAgentsSeen,
             networkStaleAfter: Double(configuration.networkStaleAfterDays) * 86_400, clock: clock, logger: logger.child("structures"))
-        self.coreEvents = CoreEvents(service: service, structures: structureService, structureStore: structures)
+        self.recovery = RouterRecovery(
+            service: service, routers: routers, structures: structureService, store: store, clock: clock, logger: logger.child("recovery"))
+        self.backups = CoreBackups(
+            service: service, store: store, structures: structureService, structureStore: structures, recovery: recovery,
+            schedule: backupSchedule, stateDirectory: configuration.stateDirectory, version: TBRDaemonMain.version, clock: clock,
+            logger: logger.child("backup"))
+        self.coreEvents = CoreEvents(service: service, structures: structureService, structureStore: structures, recovery: recovery)
         self.gate = CoreGate(calls: calls, events: coreEvents)
         self.matter = CoreMatter(
             service: service, structures: structureService, hasCommissioner: configuration.matterBackend != .none, logger: logger.child("matter"),
@@ -107,7 +118,7 @@ actor DaemonRuntime {
         self.dbus = DBusAdapter(
             connection: connection, logger: logger, service: service, structures: structures, routers: routers,
             structureService: structureService, matter: matter, migrations: migrations, diagnostics: diagnostics,
-            authenticator: authenticator, gate: gate, apiListing: apiListing, vanishedNames: vanishedNames)
+            authenticator: authenticator, backups: backups, recovery: recovery, gate: gate, apiListing: apiListing, vanishedNames: vanishedNames)
     }
 
     /// Opens the state database and the bus connection and builds the border router service over them.
@@ -119,6 +130,7 @@ actor DaemonRuntime {
         -> DaemonRuntime
     {
         let path = TBRStore.databasePath(inStateDirectory: configuration.stateDirectory)
+        let backupSchedule = try configuration.backupSchedule()
         do {
             if case .tightened(let was) = try StateDirectory.secure(configuration.stateDirectory) {
                 logger.notice(
@@ -170,6 +182,7 @@ actor DaemonRuntime {
         return DaemonRuntime(
             configuration: configuration, logger: logger, clock: clock, store: store, connection: connection,
             structures: structures, service: service, mdns: MDNSClient(logger: logger.child("mdns")),
-            advertisedNames: advertisedNames, vanishedNames: vanishedNames, notifier: notifier, browsesMDNS: browsesMDNS)
+            advertisedNames: advertisedNames, vanishedNames: vanishedNames, notifier: notifier, browsesMDNS: browsesMDNS,
+            backupSchedule: backupSchedule)
     }
 }

@@ -6,6 +6,8 @@ public enum DaemonStartError: Error, CustomStringConvertible, Sendable {
     case alreadyRunning(String, String)
     /// The HTTPS API cannot serve (its address, why).
     case apiUnusable(String, String)
+    /// Automatic backups cannot be made as configured (why).
+    case backupUnusable(String)
 
     public var description: String {
         switch self {
@@ -14,6 +16,7 @@ public enum DaemonStartError: Error, CustomStringConvertible, Sendable {
         case .nameRefused(let name, let why): "the bus refused the name \(name): \(why)"
         case .alreadyRunning(let name, let owner): "\(name) is already owned by \(owner); is tbrd already running?"
         case .apiUnusable(let listen, let why): "the HTTPS API cannot serve on \(listen) (http-listen): \(why)"
+        case .backupUnusable(let why): "automatic backups cannot be made: \(why)"
         }
     }
 
@@ -21,6 +24,7 @@ public enum DaemonStartError: Error, CustomStringConvertible, Sendable {
     public var exitCode: Int32 {
         switch self {
         case .stateUnusable: 73  // EX_CANTCREAT
+        case .backupUnusable: 78  // EX_CONFIG
         case .busUnreachable, .nameRefused, .alreadyRunning, .apiUnusable: 69  // EX_UNAVAILABLE
         }
     }

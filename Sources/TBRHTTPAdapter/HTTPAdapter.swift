@@ -86,7 +86,7 @@ public final class HTTPAdapter: Sendable {
     }
 
     /// A core event as its SSE event: `epskc` (journalled: its sequence is the id), `router`, `policy`,
-    /// `commissioning`.
+    /// `commissioning`, `recovery`.
     static func event(_ event: CoreEvent) -> APIEventHub.Event? {
         switch event {
         case .epskc(let e): .encoding("epskc", e, sequence: Int64(clamping: e.sequence))
@@ -94,6 +94,7 @@ public final class HTTPAdapter: Sendable {
             .encoding("router", RouterEvent(router: id, online: online))
         case .policy(let view): .encoding("policy", view)
         case .commissioning(let report): .encoding("commissioning", report)
+        case .recovery(let report): .encoding("recovery", report)
         }
     }
 

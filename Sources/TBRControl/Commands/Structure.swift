@@ -6,5 +6,5 @@ struct Structure: CommandGroup {
     static let configuration = CommandConfiguration(
         name: "structure",
         abstract: "Manage structures: named sets of border routers with shared settings (needs tbrd).",
-        subcommands: [List.self, Create.self, Add.self, Remove.self, Show.self, Policy.self, Room.self, Scan.self, Migrate.self, SetChannel.self, Delete.self])
+        subcommands: [List.self, Create.self, Add.self, Remove.self, Show.self, Policy.self, Room.self, Scan.self, Migrate.self, SetChannel.self, Recovery.self, Recover.self, Delete.self])
 }

@@ -77,6 +77,7 @@ package actor CoreDiagnostics: DiagnosticsCore {
             id: id.rawValue, transport: summary.transport, address: summary.address, online: summary.isOnline, role: summary.role,
             topology: .failed("not read"), dataset: .failed("not read"), health: .none("not read"),
             advertisedOMR: advertisedOMR(of: summary), policy: await policyFacts(id))
+        facts.structureNetwork = await structureNetworkFacts(id)
         guard summary.isOnline else { return facts }
         let outcome = try? await TimeLimit.run(Self.diagnoseLimit, clock: clock) {
             async let topology = Self.reading { () throws(HomeError) in try await service.meshTopology(of: id) }
@@ -124,6 +125,15 @@ package actor CoreDiagnostics: DiagnosticsCore {
         else { return nil }
         let status = (try? await structures.policyStatus(of: structure.id))?.first { $0.deviceID == id }
         return PolicyFacts(structure: structure.name, option: settings.internetAccessOption, status: status)
+    }
+
+    private func structureNetworkFacts(_ id: DeviceID) async -> StructureNetworkFacts? {
+        let store = structures.store
+        guard let record = try? await store.structure(containing: id) else { return nil }
+        let preferred = record.settings.defaultThreadNetworkID
+        let networks = (try? await store.networks(inStructure: record.id)) ?? []
+        let held = preferred != nil && networks.first { $0.extendedPANID == preferred }?.dataset != nil
+        return StructureNetworkFacts(structure: record.name, recovery: record.settings.recovery, preferred: preferred, credentialsHeld: held)
     }
 
     /// The structures whose option restricts the mesh (`none`, `nat64-only`) and that hold a router on this host.

@@ -29,6 +29,7 @@ package enum Doctor {
         checks.append(cca(r))
         checks.append(nat64(r))
         checks.append(policy(r))
+        if let structureCheck = structureNetwork(r) { checks.append(structureCheck) }
         return checks + host.sharedChecks
     }
 
@@ -172,5 +173,39 @@ package enum Doctor {
             return DiagnosticCheck(
                 "internet-access-policy", .fail, head + " failed" + detail, fix: "see tbrd's log; tbrd retries on its own")
         }
+    }
+
+    /// Whether a router of a structure is on the structure's preferred network (issue 48): `fail` when it
+    /// has none (reset, reflashed, wiped) or is on another, each with the one command that mends it.
+    package static func structureNetwork(_ r: RouterFacts) -> DiagnosticCheck? {
+        guard let s = r.structureNetwork else { return nil }
+        let structure = RouterRecovery.shellWord(s.structure)
+        guard let preferred = s.preferred else {
+            return DiagnosticCheck(
+                "structure-network", .warn, "\(s.structure) has no preferred network: tbrd cannot bring its routers back after a reset",
+                fix: "tbrctl network preferred \(structure) EXT_PAN_ID")
+        }
+        let empty: Bool
+        switch r.dataset {
+        case .value(let dataset?):
+            guard let xpan = dataset.extendedPANID?.description, xpan != preferred else {
+                return DiagnosticCheck("structure-network", .pass, "\(r.id) is on \(s.structure)'s preferred network \(preferred)")
+            }
+            return DiagnosticCheck(
+                "structure-network", .fail, "\(r.id) is on network \(xpan), not on \(s.structure)'s preferred network \(preferred) (diverged)",
+                fix: "tbrctl structure migrate \(structure)")
+        case .value(nil): empty = true
+        case .failed: empty = r.role == .disabled || r.role == .detached
+        case .unsupported: empty = false
+        }
+        guard empty else { return DiagnosticCheck("structure-network", .warn, "\(r.id)'s active dataset could not be read") }
+        guard s.credentialsHeld else {
+            return DiagnosticCheck(
+                "structure-network", .fail, "\(r.id) has no network, and tbrd does not hold the credentials of \(preferred)",
+                fix: "tbrctl network fetch --structure \(structure) (from a router still on it), then tbrctl structure recover \(structure) \(r.id)")
+        }
+        return DiagnosticCheck(
+            "structure-network", .fail, "\(r.id) has no network (reset, reflashed, a new radio, or wiped); \(s.structure)'s recovery is \(s.recovery)",
+            fix: "tbrctl structure recover \(structure) \(r.id)")
     }
 }

@@ -45,6 +45,19 @@ package struct RouterFacts: Sendable {
     package var advertisedOMR: IPv6Prefix?
     /// The router's structure and its internet-access policy, and how the reconciler last found it.
     package var policy: PolicyFacts?
+    /// The router's structure's preferred network and recovery, when it is in a structure.
+    package var structureNetwork: StructureNetworkFacts? = nil
+}
+
+/// A structure's preferred network as it bears on one router (the `structure-network` check).
+package struct StructureNetworkFacts: Sendable {
+    package var structure: String
+    /// `off`, `ask` or `auto`.
+    package var recovery: String
+    /// Its Extended PAN ID; nil: the structure has none.
+    package var preferred: String?
+    /// Whether tbrd holds its credentials.
+    package var credentialsHeld: Bool
 }
 
 /// A structure's policy as it bears on one router.

@@ -14,12 +14,15 @@ package actor CoreEvents {
     let structures: CoreStructures
     /// The structures' changes, subscribed before anything runs.
     let structureChanges: EventStream<StructureChange>
+    /// What recovery reports, subscribed before anything runs.
+    let recoveryReports: EventStream<RecoveryReport>
     nonisolated let broadcaster = EventBroadcaster<CoreEvent>()
 
-    package init(service: BorderRouterService, structures: CoreStructures, structureStore: PersistentStructureStore) {
+    package init(service: BorderRouterService, structures: CoreStructures, structureStore: PersistentStructureStore, recovery: RouterRecovery) {
         self.service = service
         self.structures = structures
         self.structureChanges = structureStore.changes(bufferLimit: 4096)
+        self.recoveryReports = recovery.reports.subscribe(bufferLimit: 1024) { $0 }
     }
 
     /// What happens from now on, through a stream holding at most `bufferLimit` events not yet taken.
@@ -43,6 +46,10 @@ package actor CoreEvents {
             }
             group.addTask {
                 for await progress in service.commissioningProgress(bufferLimit: 4096) { await self.publish(progress) }
+            }
+            let recoveryReports = self.recoveryReports
+            group.addTask {
+                for await report in recoveryReports { self.broadcaster.publish(.recovery(report)) }
             }
             for await change in structureChanges {
                 guard case .policyStatusChanged(let id) = change, broadcaster.subscriberCount > 0 else { continue }

@@ -17,6 +17,9 @@ package actor CoreRouters {
     package let logger: Logger
     /// Router properties read from the agents, served for up to a second; the last ones while offline.
     package let infoCache: RouterInfoCache
+    /// Routers tbrd itself made leave their network and that have not joined one since: recovery leaves
+    /// them alone (``RouterRecovery``).
+    private var left: Set<DeviceID> = []
 
     package init(service: BorderRouterService, store: TBRStore, logger: Logger) {
         self.service = service
@@ -146,6 +149,7 @@ package actor CoreRouters {
         -> ThreadNetworkManagementTrait.JoinNetworkResponse
     {
         let router = try await requireOnline(id)
+        left.remove(id)
         let response = await router.joinNetwork(.init(operationalDatasetTlvs: tlvs, scope: scope))
         await infoCache.invalidate(id)
         if response.status == .invalidArgument {
@@ -156,12 +160,16 @@ package actor CoreRouters {
 
     /// Router `id` leaves its network.
     package func leaveNetwork(_ id: DeviceID) async throws {
+        left.insert(id)
         do { try await requireOnline(id).leaveNetwork() } catch {
             await infoCache.invalidate(id)
             throw error
         }
         await infoCache.invalidate(id)
     }
+
+    /// Whether tbrd made router `id` leave its network and it has joined none through tbrd since.
+    package func leftOnPurpose(_ id: DeviceID) -> Bool { left.contains(id) }
 
     /// The Active (or Pending) dataset of router `id`, as TLVs.
     package func dataset(_ id: DeviceID, pending: Bool) async throws -> [UInt8] {

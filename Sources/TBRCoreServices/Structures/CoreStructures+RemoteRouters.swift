@@ -2,7 +2,7 @@ import BorderRouterService
 import HTTP
 import MeshCoP
 import OpenThreadREST
-import Store
+package import Store
 import TBRCore
 package import TBRFoundation
 
@@ -74,6 +74,21 @@ extension CoreStructures {
         await routers.infoCache.invalidate(id)
         logger.notice("border router on another host removed", [("router", id.rawValue)])
         return id
+    }
+
+    /// The border routers on other hosts among `known` go (back) to the service, offline until polled: at
+    /// start, those the store remembers; after a restore, those the backup held.
+    package func serveRemoteRouters(_ known: [KnownRouter]) async {
+        let served = Set(await service.deviceIDs())
+        for router in known {
+            guard let text = router.restURL, !served.contains(router.id) else { continue }
+            do {
+                let agentID = router.borderAgentID.flatMap { BorderAgentID($0) }
+                try await service.addRemoteRouter(router.id, url: try HTTPURL(text), borderAgentID: agentID)
+            } catch {
+                logger.error("a border router on another host cannot be served", [("router", router.id.rawValue), ("error", "\(error)")])
+            }
+        }
     }
 
     /// An id an admin gives: 1 to 64 ASCII letters, digits, `-`, `_` or `.`, starting with a letter or digit.

@@ -148,4 +148,6 @@ package enum StructureSignal: Sendable {
     case roomsChanged(StructureID, [String])
     /// Its Matter nodes changed (one was commissioned, named, placed, removed or adopted).
     case matterNodesChanged(StructureID)
+    /// Its recovery mode is now `mode` (`off`, `ask`, `auto`).
+    case recoveryChanged(StructureID, String)
 }

@@ -58,20 +58,9 @@ struct APIIdentity: Sendable {
         }
     }
 
-    /// Writes `text` to `path` (mode 0600) through a temporary file renamed over it.
+    /// Writes `text` to `path` (mode 0600), whole or not at all.
     private static func write(_ text: String, to path: String) throws(APIIdentityError) {
-        let temporary = path + ".new"
-        unlink(temporary)
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw APIIdentityError("cannot write \(temporary): \(Errno(errno))") }
-        var failure = FileDescriptorIO.writeAll(Array(text.utf8), to: fd)
-        if failure == nil, fsync(fd) != 0 { failure = errno }
-        if close(fd) != 0, failure == nil { failure = errno }
-        if failure == nil, rename(temporary, path) != 0 { failure = errno }
-        if let failure {
-            unlink(temporary)
-            throw APIIdentityError("cannot write \(path): \(Errno(failure))")
-        }
+        do { try AtomicFile.write(Array(text.utf8), to: path) } catch { throw APIIdentityError("cannot write \(path): \(error)") }
     }
 }
 

@@ -7,6 +7,7 @@ extension DaemonRuntime {
     /// The core as the adapters take it: one service per concern (module TBRCoreServices), and the call
     /// gate with the events (``TBRCoreServices/CoreGate``), which the D-Bus adapter's calls pass too.
     nonisolated var core: Core {
-        Core(routers: routers, diagnostics: diagnostics, structures: structureService, matter: matter, tokens: authenticator, lifecycle: gate)
+        Core(routers: routers, diagnostics: diagnostics, structures: structureService, matter: matter, tokens: authenticator, lifecycle: gate,
+            backups: backups, recovery: recovery)
     }
 }

@@ -1,0 +1,40 @@
+import Glibc
+import TBRCoreServices
+import TBRFoundation
+
+// tbrd.conf's backup-* settings, checked at start (issue 48): a passphrase file anyone else can read, or
+// that someone else owns, stops tbrd with the reason.
+
+extension DaemonConfiguration {
+    /// The automatic backups' schedule, or nil when `backup-dir` is unset.
+    /// - Throws: ``DaemonStartError/backupUnusable(_:)`` saying what is wrong.
+    func backupSchedule() throws(DaemonStartError) -> CoreBackups.Schedule? {
+        guard let directory = backupDirectory else {
+            if backupPassphraseFile != nil { throw .backupUnusable("backup-passphrase-file is set but backup-dir is not") }
+            return nil
+        }
+        guard let path = backupPassphraseFile else {
+            throw .backupUnusable("backup-dir is set but backup-passphrase-file is not: a backup holds network keys and is never written unsealed")
+        }
+        var info = stat()
+        guard stat(directory, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR else {
+            throw .backupUnusable("backup-dir \(directory) is not a directory tbrd can reach")
+        }
+        guard access(directory, W_OK | X_OK) == 0 else { throw .backupUnusable("backup-dir \(directory) is not writable by tbrd (\(Errno(errno)))") }
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+        guard fd >= 0 else { throw .backupUnusable("backup-passphrase-file \(path) cannot be read: \(Errno(errno))") }
+        defer { close(fd) }
+        guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { throw .backupUnusable("backup-passphrase-file \(path) is not a regular file") }
+        guard info.st_mode & 0o077 == 0 else {
+            throw .backupUnusable("backup-passphrase-file \(path) is mode \(String(info.st_mode & 0o777, radix: 8)): others may read it; make it 0600")
+        }
+        guard info.st_uid == 0 || info.st_uid == geteuid() else {
+            throw .backupUnusable("backup-passphrase-file \(path) is owned by uid \(info.st_uid): it must be owned by root or by tbrd's user")
+        }
+        let bytes: [UInt8]
+        do { bytes = try FileDescriptorIO.readToEnd(fd, limit: 4096) } catch { throw .backupUnusable("backup-passphrase-file \(path): \(error)") }
+        let passphrase = Array(bytes.prefix { $0 != 0x0A && $0 != 0x0D })
+        guard passphrase.count >= 8 else { throw .backupUnusable("the passphrase in \(path) is shorter than 8 characters") }
+        return CoreBackups.Schedule(directory: directory, keep: backupKeep, passphrase: passphrase, interval: .seconds(backupInterval))
+    }
+}
