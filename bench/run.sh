@@ -25,10 +25,11 @@ if [ "$quick" -eq 1 ]; then
         "policy|bench/policy.sh 3"
         "rest|bench/rest.sh 3"
         "fetch|bench/fetch.sh 3"
-        "http|bench/http.sh 3 10 3")
+        "http|bench/http.sh 3 10 3"
+        "backup|env ROUTERS=8 bench/backup.sh 1")
 else
   runs=("dbus|bench/dbus.sh" "meshcop|bench/meshcop.sh" "matter|bench/matter.sh" "tbrd|bench/tbrd.sh"
-        "policy|bench/policy.sh" "rest|bench/rest.sh" "fetch|bench/fetch.sh" "http|bench/http.sh")
+        "policy|bench/policy.sh" "rest|bench/rest.sh" "fetch|bench/fetch.sh" "http|bench/http.sh" "backup|bench/backup.sh")
 fi
 
 logs=bench/build/logs

@@ -385,6 +385,36 @@ sim_control wpan1 ApplyPendingDataset
 wait_for 15 "the channel change to be done" channel_changed
 show tbrctl structure show Home
 
+step "A border router reset: tbrd notices and joins it back to Home's network (recovery auto)"
+home_xpan=$(printf '%s' "$dataset" | command tbrctl --json dataset decode - | sed -n 's/.*"extPanId" : "\([0-9a-f]*\)".*/\1/p')
+show tbrctl structure recovery Home auto
+echo "Kitchen BR's otbr-agent is factory-reset (D-Bus FactoryReset: what a reflash, a new radio or a wiped add-on leaves behind):"
+busctl --address="$BUS" call io.openthread.BorderRouter.wpan0 /io/openthread/BorderRouter/wpan0 io.openthread.BorderRouter FactoryReset
+kitchen_back() { tbrctl --json dataset show -d wpan0 2>/dev/null | grep -q "\"extPanId\" : \"$home_xpan\"" \
+  && busctl --address="$BUS" get-property io.openthread.BorderRouter.wpan0 /io/openthread/BorderRouter/wpan0 io.openthread.BorderRouter DeviceRole | grep -q leader; }
+wait_for 20 "Kitchen BR to be back on Home's network" kitchen_back
+grep 'router joined back' "$work/tbrd.log" | tail -1
+show tbrctl structure recover Home
+
+step "A backup of the home, and its restore on a new host"
+printf 'demo passphrase, keep it apart from the file\n' > "$work/passphrase" && chmod 600 "$work/passphrase"
+show tbrctl backup create --output "$work/home.tbrdbackup" --passphrase-file "$work/passphrase"
+echo "A new host: tbrd stopped, its state deleted, started again with nothing"
+kill -TERM "$tbrd_pid"; wait "$tbrd_pid" || true
+cat "$work/tbrd.log" >> "$work/tbrd-before.log"
+rm -rf "$work/state"
+"${in_ns[@]}" tbrd --bus "$BUS" --state-dir "$work/state" --config "$work/tbrd.conf" > "$work/tbrd.log" 2>&1 &
+pids+=($!)
+tbrd_pid=$!
+wait_for 15 "tbrd" busctl --address="$BUS" status io.tbrd
+show tbrctl structure list
+echo "A wrong passphrase changes nothing (exit 77):"
+printf 'not the passphrase\n' > "$work/wrong" && chmod 600 "$work/wrong"
+show tbrctl backup restore "$work/home.tbrdbackup" --passphrase-file "$work/wrong" || true
+show tbrctl backup restore "$work/home.tbrdbackup" --passphrase-file "$work/passphrase"
+show tbrctl structure show Home
+show tbrctl network list --structure Home
+
 step "Offline tools"
 printf '%s$ tbrctl dataset validate - < dataset.hex%s\n' "$bold" "$plain"
 printf '%s' "$dataset" | tbrctl dataset validate -
@@ -393,11 +423,12 @@ show tbrctl epskc check "$key"
 step "tbrd stops cleanly on SIGTERM"
 kill -TERM "$tbrd_pid"
 wait "$tbrd_pid" && echo "tbrd exited with status 0"
-for secret in "$key" "$tv_key" "$wrong_key"; do
-  if grep -q "$secret" "$work/tbrd.log"; then echo "demo: an ePSKc reached tbrd's log!" >&2; exit 1; fi
+cat "$work/tbrd.log" >> "$work/tbrd-before.log"
+for secret in "$key" "$tv_key" "$wrong_key" "demo passphrase"; do
+  if grep -q "$secret" "$work/tbrd-before.log"; then echo "demo: an ePSKc reached tbrd's log!" >&2; exit 1; fi
 done
 # Nor does a network key: the TV's dataset (fetched and stored) holds one.
 tv_network_key=$(printf '%s' "$tv_dataset" | command tbrctl --json dataset decode --reveal-secrets - | sed -n 's/.*"networkKey" : "\([0-9a-f]*\)".*/\1/p')
-if [ -z "$tv_network_key" ] || grep -q "$tv_network_key" "$work/tbrd.log"; then echo "demo: a network key reached tbrd's log!" >&2; exit 1; fi
-if grep -q 20202021 "$work/tbrd.log"; then echo "demo: a setup passcode reached tbrd's log!" >&2; exit 1; fi
+if [ -z "$tv_network_key" ] || grep -q "$tv_network_key" "$work/tbrd-before.log"; then echo "demo: a network key reached tbrd's log!" >&2; exit 1; fi
+if grep -q 20202021 "$work/tbrd-before.log"; then echo "demo: a setup passcode reached tbrd's log!" >&2; exit 1; fi
 echo "tbrd's log holds no ePSKc, no network key and no setup passcode. Demo complete."

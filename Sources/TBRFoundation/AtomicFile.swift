@@ -27,3 +27,14 @@ public enum AtomicFile {
         }
     }
 }
+
+/// A wall time as `YYYYMMDDTHHMMSSZ` (ISO 8601 basic format, UTC): file names that sort by time.
+public enum CompactUTC {
+    public static func stamp(_ secondsSinceEpoch: Double) -> String {
+        var t = time_t(secondsSinceEpoch)
+        var parts = tm()
+        gmtime_r(&t, &parts)
+        func two(_ n: Int32) -> String { n < 10 ? "0\(n)" : "\(n)" }
+        return "\(parts.tm_year + 1900)\(two(parts.tm_mon + 1))\(two(parts.tm_mday))T\(two(parts.tm_hour))\(two(parts.tm_min))\(two(parts.tm_sec))Z"
+    }
+}

@@ -23,6 +23,16 @@ import Testing
         }
         let set = try await HTTPAPITests.tbrctl(env, ["--json", "structure", "recovery", "Home", recovery])
         #expect(set.status == 0 && set.stdout.contains("\"recovery\" : \"\(recovery)\""), "\(set.stdout) \(set.stderr)")
+        let seen = try await routerEmptySignals(env)
+        // A sleepy child on wpan0's network, in its mesh.
+        _ = try await env.simulatorControl("wpan0").call(
+            "AddNode", [.string("child"), .uint64(child), .uint64(0), .byte(3), .bool(false), .bool(false), .uint32(240)])
+        try await eventually("the child is in wpan0's mesh") { try await hasChild(env) }
+        return seen
+    }
+
+    /// The `RouterEmpty` signals of structure "Home", collected as they come.
+    static func routerEmptySignals(_ env: DaemonEnvironment) async throws -> Locked<[[String]]> {
         let reply = try await env.manager.call("FindStructure", [.string("Home")])
         guard case .objectPath(let path)? = reply.first else { throw TestKitError("no structure path") }
         let structure = RemoteObject(connection: env.client, destination: "io.tbrd", path: path, interface: "io.tbrd.Structure1")
@@ -34,10 +44,6 @@ import Testing
                 seen.withLock { $0.append(words) }
             }
         }
-        // A sleepy child on wpan0's network, in its mesh.
-        _ = try await env.simulatorControl("wpan0").call(
-            "AddNode", [.string("child"), .uint64(child), .uint64(0), .byte(3), .bool(false), .bool(false), .uint32(240)])
-        try await eventually("the child is in wpan0's mesh") { try await hasChild(env) }
         return seen
     }
 
@@ -139,6 +145,46 @@ import Testing
             }
             let check = try await Self.structureCheck(env)
             #expect(check["status"] as? String == "fail" && check["fix"] as? String == "tbrctl structure migrate Home", "\(check)")
+        }
+    }
+
+    /// A border router on another host, reset through its REST API as an admin would (`PUT /node/state
+    /// "disable"`, then `DELETE /node`): tbrd notices it by polling and joins it back.
+    @Test func aRESTRouterResetThroughItsAPIComesBackWithAuto() async throws {
+        try await withDaemon { env throws in
+            let agentBus = try await PrivateBus.start()
+            defer { agentBus.stop() }
+            let sim = try TestProcess(
+                try Executables.product("otbr-sim"),
+                ["--bus", agentBus.address, "--interface", "wpan3", "--dataset", demoDataset, "--role-delay", "50", "--rest", "0"],
+                directory: env.directory)
+            defer { Task { _ = await sim.terminate() } }
+            try await eventually("otbr-sim serves REST", wakingOn: sim.wakeups) { sim.stdout.contains("rest wpan3 ") || !sim.isRunning }
+            let url = String(try #require(sim.stdout.split(separator: "\n").first { $0.hasPrefix("rest wpan3 ") }?.split(separator: " ").last))
+            try await env.startDaemon(try env.configuration("rest-poll-interval = 0.2\n"))
+            for step in [
+                ["router", "add", url, "--id", "remote"], ["structure", "create", "Home"], ["structure", "add", "Home", "remote"],
+                ["network", "preferred", "Home", "1111111122222222"], ["structure", "recovery", "Home", "auto"],
+            ] {
+                let r = try await HTTPAPITests.tbrctl(env, step)
+                #expect(r.status == 0, "\(step): \(r.stderr)")
+            }
+            let seen = try await Self.routerEmptySignals(env)
+            try await eventually("the REST router leads", timeout: .seconds(30)) {
+                try await HTTPAPITests.tbrctl(env, ["--json", "info", "-d", "remote"]).stdout.contains("leader")
+            }
+            let disabled = try await HTTPAPITests.curl(["-X", "PUT", "-H", "Content-Type: application/json", "-d", "\"disable\"", url + "/node/state"])
+            #expect(disabled.status == 200 || disabled.status == 204, "\(disabled.status) \(disabled.body)")
+            let reset = try await HTTPAPITests.curl(["-X", "DELETE", url + "/node"])
+            #expect(reset.status == 200 || reset.status == 204, "\(reset.status) \(reset.body)")
+            try await eventually("tbrd says it joined the REST router back", timeout: .seconds(30)) {
+                seen.withLock { $0.contains { $0.first == "remote" && $0.dropFirst().first == "rejoined" } }
+            }
+            try await eventually("the REST router leads the preferred network again", timeout: .seconds(30)) {
+                let state = try await HTTPAPITests.curl([url + "/node/state"])
+                let dataset = try await HTTPAPITests.curl(["-H", "Accept: text/plain", url + "/node/dataset/active"])
+                return state.body.contains("leader") && dataset.body.lowercased().contains("1111111122222222")
+            }
         }
     }
 }

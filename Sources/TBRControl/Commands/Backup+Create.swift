@@ -1,4 +1,3 @@
-import Glibc
 import TBRBackup
 import TBRCommandLine
 import TBRFoundation
@@ -36,7 +35,7 @@ extension Backup {
             let passphrase = try Backup.passphrase(file: passphraseFile, confirming: true)
             guard passphrase.count >= BackupFile.minimumPassphraseLength else { throw ControlError.dataError(BackupFileError.weakPassphrase.description) }
             let file = try await RouterSession.withTbrd(context, for: "'backup create'") { tbrd in try await tbrd.createBackup(passphrase: passphrase) }
-            let path = output ?? "tbrd-backup-" + Self.stamp(context.clock.wallTime()) + ".tbrdbackup"
+            let path = output ?? "tbrd-backup-" + CompactUTC.stamp(context.clock.wallTime()) + ".tbrdbackup"
             let contents = try Backup.open(file, passphrase: passphrase, path: "the backup tbrd made")
             do { try AtomicFile.write(file, to: path) } catch {
                 throw ControlError(exitCode: .ioError, message: "cannot write the backup to \(Quoted(path)): \(error)")
@@ -54,14 +53,6 @@ extension Backup {
         struct Written: Encodable {
             var file: String
             var backup: BackupSummary
-        }
-
-        static func stamp(_ seconds: Double) -> String {
-            var t = time_t(seconds)
-            var parts = tm()
-            gmtime_r(&t, &parts)
-            func two(_ n: Int32) -> String { n < 10 ? "0\(n)" : "\(n)" }
-            return "\(parts.tm_year + 1900)\(two(parts.tm_mon + 1))\(two(parts.tm_mday))T\(two(parts.tm_hour))\(two(parts.tm_min))\(two(parts.tm_sec))Z"
         }
     }
 }

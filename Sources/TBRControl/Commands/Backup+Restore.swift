@@ -48,15 +48,7 @@ extension Backup {
             var replaced: Bool
             var previousStateBackup: String?
             var backup: BackupSummary
-            var recovery: [Recovery]
-        }
-
-        struct Recovery: Encodable {
-            var router: String
-            var state: String
-            var network: String
-            var routerNetwork: String?
-            var detail: String
+            var recovery: [RecoveryLine]
         }
 
         func run(in context: CommandContext) async throws -> ExitCode {
@@ -67,9 +59,7 @@ extension Backup {
             let restored = try await RouterSession.withTbrd(context, for: "'backup restore'") { tbrd in
                 try await tbrd.restoreBackup(bytes, passphrase: passphrase, replace: replace, dryRun: dryRun)
             }
-            let recovery = restored.recovery.map {
-                Recovery(router: $0.router, state: $0.state, network: $0.network, routerNetwork: $0.routerNetwork.isEmpty ? nil : $0.routerNetwork, detail: $0.detail)
-            }
+            let recovery = restored.recovery.map(RecoveryLine.init)
             if context.json {
                 try context.writeJSON(
                     Report(

@@ -71,17 +71,9 @@ extension Structure {
             router = values.string("router")
         }
 
-        struct Row: Encodable {
-            var router: String
-            var state: String
-            var network: String
-            var routerNetwork: String?
-            var detail: String
-        }
-
         func run(in context: CommandContext) async throws -> ExitCode {
             let rows = try await RouterSession.withTbrd(context, for: "'structure recover'") { tbrd in try await tbrd.recover(structure, router: router) }
-                .map { Row(router: $0.router, state: $0.state, network: $0.network, routerNetwork: $0.routerNetwork.isEmpty ? nil : $0.routerNetwork, detail: $0.detail) }
+                .map(RecoveryLine.init)
             if context.json {
                 try context.writeJSON(rows)
             } else if rows.isEmpty {
@@ -91,5 +83,23 @@ extension Structure {
             }
             return rows.contains { $0.state == "failed" } ? .failure : .success
         }
+    }
+}
+
+/// What recovery found on one router, as `structure recover --json` and `backup restore --json` print
+/// it: `{router, state, network, routerNetwork, detail}`, `routerNetwork` null unless diverged.
+struct RecoveryLine: Encodable {
+    var router: String
+    var state: String
+    var network: String
+    var routerNetwork: String?
+    var detail: String
+
+    init(_ row: RecoveryRow) {
+        router = row.router
+        state = row.state
+        network = row.network
+        routerNetwork = row.routerNetwork.isEmpty ? nil : row.routerNetwork
+        detail = row.detail
     }
 }

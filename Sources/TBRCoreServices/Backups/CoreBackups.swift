@@ -140,12 +140,7 @@ package actor CoreBackups {
 
     /// `tbrd-YYYYMMDDTHHMMSSZ.tbrdbackup` for wall time `seconds` (sorting by name sorts by time).
     package static func fileName(at seconds: Double, prefix: String = "tbrd-") -> String {
-        var t = time_t(seconds)
-        var parts = tm()
-        gmtime_r(&t, &parts)
-        func two(_ n: Int32) -> String { n < 10 ? "0\(n)" : "\(n)" }
-        let stamp = "\(parts.tm_year + 1900)\(two(parts.tm_mon + 1))\(two(parts.tm_mday))T\(two(parts.tm_hour))\(two(parts.tm_min))\(two(parts.tm_sec))Z"
-        return prefix + stamp + ".tbrdbackup"
+        prefix + CompactUTC.stamp(seconds) + ".tbrdbackup"
     }
 
     /// Whether `name` is an automatic backup's name.

@@ -105,7 +105,9 @@ package actor RouterRecovery {
                 "\(id) is on network \(xpan), not on the structure's preferred network \(preferred); tbrd leaves it there (someone may have meant it): "
                     + "tbrctl structure migrate \(Self.shellWord(structure.name)) moves the structure's routers onto one network")
         case .empty where mode == "auto" || joining:
-            report = await join(id, dataset: dataset, structure: structure.name, preferred: preferred)
+            // The network as the structure's other routers hold it now (a channel change since it was stored).
+            let current = try? await structures.currentDataset(preferred, in: PersistentStructureStore.id(structure.id))
+            report = await join(id, dataset: (current ?? nil) ?? dataset, structure: structure.name, preferred: preferred)
         case .empty:
             report = (
                 .empty, nil,

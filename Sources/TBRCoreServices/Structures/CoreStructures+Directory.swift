@@ -18,6 +18,13 @@ extension CoreStructures {
         return try await entries(id, directory.records, routersOn: directory.routersOn)
     }
 
+    /// The credentials of network `xpan` in structure `id` as its routers hold them now (the directory
+    /// brought up to date first: a channel change gives the network a newer dataset), nil when tbrd
+    /// holds none.
+    package func currentDataset(_ xpan: String, in id: StructureID) async throws -> [UInt8]? {
+        try await refreshedDirectory(id).records.first { $0.extendedPANID == xpan }?.dataset
+    }
+
     /// The store's entries after recording what the routers and mDNS show now, and which routers are on
     /// which network: one refresh (a dataset read per router) per call.
     private func refreshedDirectory(_ id: StructureID) async throws
