@@ -73,12 +73,17 @@ import Testing
             try FileManager.default.removeItem(atPath: env.stateDirectory)
             try await env.startDaemon(config)
             #expect(try await Self.structureCount(env) == 0)
+            // The new host's radio is new too: wpan0 has no network (tbrd, holding nothing, leaves it alone).
+            _ = try await RouterRecoveryTests.agent(env, "wpan0").call("FactoryReset")
+            try await eventually("wpan0 has no network") { try await RouterRecoveryTests.role(env, "wpan0") == "disabled" }
 
             let dry = try await HTTPAPITests.tbrctl(env, ["backup", "restore", file, "--passphrase-file", secret, "--dry-run"])
             #expect(dry.status == 0 && dry.stdout.contains("can be restored"), "\(dry.stderr)")
             #expect(try await Self.structureCount(env) == 0)
             let restored = try await HTTPAPITests.tbrctl(env, ["--json", "backup", "restore", file, "--passphrase-file", secret])
             #expect(restored.status == 0, "\(restored.stderr)")
+            // The restored structure's recovery is auto: the empty router is joined to its network at once.
+            #expect(restored.stdout.contains("\"state\" : \"rejoined\""), "\(restored.stdout)")
             var after: [String: String] = [:]
             try await eventually("the restored home reads as it was (the policy applied again)", timeout: .seconds(30)) {
                 after = try await Self.home(env)
