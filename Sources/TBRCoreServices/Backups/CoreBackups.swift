@@ -40,8 +40,6 @@ package actor CoreBackups {
     package nonisolated let written = EventBroadcaster<String>()
     /// The changes a backup follows, subscribed before anything runs.
     private let changes: EventStream<StructureSignal>
-    /// A change arrived since the last automatic backup.
-    private var pending = false
 
     package init(
         service: BorderRouterService, store: TBRStore, structures: CoreStructures, structureStore: PersistentStructureStore, recovery: RouterRecovery,
@@ -104,21 +102,30 @@ package actor CoreBackups {
     // MARK: automatic backups
 
     /// Writes a backup after each change a restore would need, at most once per ``Schedule/interval``,
-    /// until tbrd stops; without a schedule it only drains the changes (it runs as long as tbrd).
+    /// until tbrd stops; without a schedule it only drains the changes (it runs as long as tbrd). A burst
+    /// of changes makes one backup at once and at most one more after the interval (the changes set one
+    /// pending signal, never a queue of them).
     package func run() async {
+        let changes = self.changes
         guard let schedule else {
             for await _ in changes {}
             return
         }
-        var last: ContinuousClock.Instant?
-        for await _ in changes {
-            pending = true
-            if let last { try? await clock.sleep(until: last.advanced(by: schedule.interval)) }
-            guard !Task.isCancelled else { return }
-            guard pending else { continue }
-            pending = false
-            last = clock.now()
-            await writeAutomatic(schedule)
+        let changed = WakeSignal()
+        await withDiscardingTaskGroup { group in
+            group.addTask {
+                for await _ in changes { changed.signal() }
+            }
+            group.addTask {
+                var last: ContinuousClock.Instant?
+                while !Task.isCancelled {
+                    await changed.wait()
+                    if let last { try? await self.clock.sleep(until: last.advanced(by: schedule.interval)) }
+                    guard !Task.isCancelled else { return }
+                    last = self.clock.now()
+                    await self.writeAutomatic(schedule)
+                }
+            }
         }
     }
 
