@@ -61,6 +61,10 @@ extension TBRStore {
     ///
     /// Version 10: `structures.recovery TEXT NOT NULL DEFAULT 'ask' CHECK (off|ask|auto)`: what tbrd does when
     /// a router of the structure comes back with no network (issue 48).
+    ///
+    /// Version 11: `problems(id INTEGER PRIMARY KEY AUTOINCREMENT, subject, check_id, message, fix, opened_at,
+    /// closed_at NULL)`: what tbrd's health monitor found (issue 49), open while `closed_at` is null; at most
+    /// one open problem per subject and check (a partial unique index). Closed ones are history, pruned by age.
     public static let migrations: [SchemaMigration] = [
         SchemaMigration(version: 1, "structures, routers, memberships, applied policies and the ePSKc journal", sql: """
             CREATE TABLE structures (
@@ -215,6 +219,19 @@ extension TBRStore {
             """),
         SchemaMigration(version: 10, "what tbrd does when a router of a structure comes back empty", sql: """
             ALTER TABLE structures ADD COLUMN recovery TEXT NOT NULL DEFAULT 'ask' CHECK (recovery IN ('off', 'ask', 'auto'));
+            """),
+        SchemaMigration(version: 11, "problems the health monitor opened and closed", sql: """
+            CREATE TABLE problems (
+                id        INTEGER PRIMARY KEY AUTOINCREMENT,
+                subject   TEXT NOT NULL CHECK (length(subject) > 0),
+                check_id  TEXT NOT NULL CHECK (length(check_id) > 0),
+                message   TEXT NOT NULL,
+                fix       TEXT NOT NULL DEFAULT '',
+                opened_at REAL NOT NULL,
+                closed_at REAL CHECK (closed_at IS NULL OR closed_at >= opened_at)
+            ) STRICT;
+            CREATE UNIQUE INDEX problems_open ON problems(subject, check_id) WHERE closed_at IS NULL;
+            CREATE INDEX problems_by_time ON problems(opened_at);
             """),
     ]
 }

@@ -21,7 +21,7 @@ struct RootCommand: CommandGroup {
             """,
         version: TBRControlMain.version,
         subcommands: [
-            ListRouters.self, Info.self, Mesh.self, EPSKc.self, Network.self, Dataset.self, Structure.self, Router.self, Matter.self, API.self, Backup.self,
+            ListRouters.self, Info.self, Mesh.self, EPSKc.self, Network.self, Dataset.self, Structure.self, Router.self, Matter.self, API.self, Backup.self, Health.self,
             Discover.self, Doctor.self, CompleteValues.self,
         ],
         manual: ManualInfo(

@@ -1,3 +1,5 @@
+public import TBRDocuments
+
 // Keeping the home's Thread network and bringing it back (issue 48): backups, their restore, and routers
 // of a structure that come back with no network.
 
@@ -82,5 +84,26 @@ public struct RecoveryReport: Sendable, Hashable, Encodable {
         self.routerNetwork = routerNetwork
         self.detail = detail
         self.time = time
+    }
+}
+
+/// What tbrd watches all the time (issue 49): problems its checks found, opened and closed.
+public protocol HealthCore: Sendable {
+    /// The open problems, worst first (`fail`-class checks are all problems; by when they opened).
+    func problems() async throws -> [HealthProblem]
+    /// The problems open at some moment in the last `seconds` (all: nil), of `router` only when given
+    /// (`host` for the host's own), oldest first.
+    func problemHistory(seconds: Double?, router: String?) async throws -> [HealthProblem]
+}
+
+/// A problem opened or closed, as the core tells every adapter.
+public struct ProblemChange: Sendable, Hashable {
+    /// Whether it opened (else it closed).
+    public var opened: Bool
+    public var problem: HealthProblem
+
+    public init(opened: Bool, problem: HealthProblem) {
+        self.opened = opened
+        self.problem = problem
     }
 }

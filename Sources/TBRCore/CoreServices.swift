@@ -94,11 +94,12 @@ public struct Core: Sendable {
     public let lifecycle: any CoreLifecycle
     public let backups: any BackupCore
     public let recovery: any RecoveryCore
+    public let health: any HealthCore
 
     /// The core made of these services.
     public init(
         routers: any RouterCore, diagnostics: any DiagnosticsCore, structures: any StructureCore, matter: any MatterCore,
-        tokens: any TokenCore, lifecycle: any CoreLifecycle, backups: any BackupCore, recovery: any RecoveryCore
+        tokens: any TokenCore, lifecycle: any CoreLifecycle, backups: any BackupCore, recovery: any RecoveryCore, health: any HealthCore
     ) {
         self.routers = routers
         self.diagnostics = diagnostics
@@ -108,5 +109,6 @@ public struct Core: Sendable {
         self.lifecycle = lifecycle
         self.backups = backups
         self.recovery = recovery
+        self.health = health
     }
 }

@@ -69,6 +69,8 @@ public enum CoreEvent: Sendable {
     case commissioning(CommissioningReport)
     /// Recovery found a router of a structure empty or on another network, or joined it back.
     case recovery(RecoveryReport)
+    /// The health monitor opened or closed a problem.
+    case problem(ProblemChange)
 }
 
 /// A commissioning stage as the core reports it: `{structure, session, payloadId, stage, time, nodeId,

@@ -64,8 +64,8 @@ extension DBusAdapter {
                     return [tlvs.dbusValue, source.dictionary.dbusValue]
                 },
                 method(API.unclaimedMatterNodes) { [self] _ in [try await self.unclaimedMatterNodes().dbusValue] },
-            ] + apiMethods() + backupMethods(),
-            signals: [API.borderRouterAdded, API.borderRouterRemoved, API.structureAdded, API.structureRemoved].map(\.declaration))
+            ] + apiMethods() + backupMethods() + healthMethods(),
+            signals: [API.borderRouterAdded, API.borderRouterRemoved, API.structureAdded, API.structureRemoved, API.problemOpened, API.problemClosed].map(\.declaration))
     }
 
     private func listBorderRouters() async -> [BorderRouterRow] {

@@ -24,6 +24,7 @@ package actor DBusAdapter {
     let authenticator: APIAuthenticator
     let backups: CoreBackups
     let recovery: RouterRecovery
+    let health: HealthMonitor
     let gate: CoreGate
     /// Where the HTTPS API listens and its certificate's fingerprint (`Manager1.ApiInfo`), as tbrd set them.
     let apiListing: APIListing
@@ -36,6 +37,8 @@ package actor DBusAdapter {
     let structureSignals: EventStream<StructureSignal>
     /// What recovery reports, subscribed before anything runs (drained by followRecoveryReports).
     let recoveryReports: EventStream<RecoveryReport>
+    /// What the health monitor opens and closes, subscribed before anything runs (drained by followProblems).
+    let problemChanges: EventStream<ProblemChange>
     /// Names leaving the bus, subscribed before anything is served (drained by followCommissioningOwners).
     let vanishedNames: AsyncThrowingMapSequence<SignalStream, NameOwnerChange>
     /// The commissioning sessions each caller (by unique name) opened and has not completed or cancelled.
@@ -48,7 +51,8 @@ package actor DBusAdapter {
     package init(
         connection: Connection, logger: Logger, service: BorderRouterService, structures: PersistentStructureStore,
         routers: CoreRouters, structureService: CoreStructures, matter: CoreMatter, migrations: StructureMigrations,
-        diagnostics: CoreDiagnostics, authenticator: APIAuthenticator, backups: CoreBackups, recovery: RouterRecovery, gate: CoreGate,
+        diagnostics: CoreDiagnostics, authenticator: APIAuthenticator, backups: CoreBackups, recovery: RouterRecovery, health: HealthMonitor,
+        gate: CoreGate,
         apiListing: APIListing,
         vanishedNames: AsyncThrowingMapSequence<SignalStream, NameOwnerChange>
     ) {
@@ -64,12 +68,14 @@ package actor DBusAdapter {
         self.authenticator = authenticator
         self.backups = backups
         self.recovery = recovery
+        self.health = health
         self.gate = gate
         self.apiListing = apiListing
         self.vanishedNames = vanishedNames
         self.structureChanges = structures.changes(bufferLimit: 4096)
         self.structureSignals = structureService.signals.subscribe(bufferLimit: 4096) { $0 }
         self.recoveryReports = recovery.reports.subscribe(bufferLimit: 1024) { $0 }
+        self.problemChanges = health.changes.subscribe(bufferLimit: 1024) { $0 }
     }
 
     /// Follows what the core publishes and signals it, until tbrd stops.
@@ -84,6 +90,7 @@ package actor DBusAdapter {
             group.addTask { await self.forwardCommissioningProgress() }
             group.addTask { await self.followCommissioningOwners() }
             group.addTask { await self.followRecoveryReports() }
+            group.addTask { await self.followProblems() }
         }
     }
 

@@ -78,6 +78,14 @@ extension DaemonConfiguration {
             marked stale ('tbrctl network forget S --stale' removes those).
             """),
         SettingGroup(
+            [("health-interval", "300"), ("health-retention", "30")],
+            """
+            Health (docs/operations.md, "What tbrd watches"): tbrd runs the doctor's checks of a router each \
+            time its role or presence changes, and of every router and the host every health-interval \
+            seconds as a backstop; a failing check opens a problem (tbrctl health), a passing one closes it. \
+            Closed problems are kept health-retention days.
+            """),
+        SettingGroup(
             [("backup-dir", ""), ("backup-keep", "10"), ("backup-passphrase-file", ""), ("backup-interval", "60")],
             """
             Automatic backups (docs/operations.md, "Backups and recovery"), off unless backup-dir is set: \

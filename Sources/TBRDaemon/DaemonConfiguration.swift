@@ -44,6 +44,10 @@ public struct DaemonConfiguration: Sendable, Equatable {
     public var backupPassphraseFile: String?
     /// The least time, in seconds, between two automatic backups.
     public var backupInterval: Int = 60
+    /// How often, in seconds, every router and the host are checked even when nothing announced a change.
+    public var healthInterval: Int = 300
+    /// How many days closed problems are kept.
+    public var healthRetentionDays: Int = 30
     /// Whether tbrd keeps its host firewall (`table inet tbrd`) for the internet-access policy.
     public var firewall: FirewallMode = .nftables
     /// The `nft` tool: a name looked up on `PATH` (then `/usr/sbin`, `/sbin`) or a path.
@@ -131,6 +135,8 @@ public struct DaemonConfiguration: Sendable, Equatable {
                 throw ConfigurationError("'\(key)' must be an absolute path, not '\(value)'")
             }
             if key == "backup-dir" { backupDirectory = value.isEmpty ? nil : value } else { backupPassphraseFile = value.isEmpty ? nil : value }
+        case "health-interval": healthInterval = try integer(10...86_400)
+        case "health-retention": healthRetentionDays = try integer(1...3650)
         case "backup-keep": backupKeep = try integer(1...10_000)
         case "backup-interval": backupInterval = try integer(1...86_400)
         case "firewall":

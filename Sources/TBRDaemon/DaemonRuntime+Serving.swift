@@ -30,9 +30,10 @@ extension DaemonRuntime {
                 group.addTask { await coreEvents.run() }
                 group.addTask { await migrations.run() }
                 group.addTask { await dbus.run() }
-                let recovery = self.recovery, backups = self.backups
+                let recovery = self.recovery, backups = self.backups, health = self.health
                 group.addTask { await recovery.run() }
                 group.addTask { await backups.run() }
+                group.addTask { await health.run() }
                 if browsesMDNS { group.addTask { await self.followBorderAgents() } }
                 group.addTask { await self.runBackgroundWork() }
                 // Ends on a graceful shutdown, or when the task is cancelled (the group's hard deadline).

@@ -58,6 +58,8 @@ actor DaemonRuntime {
     let recovery: RouterRecovery
     /// Backups: on request, and automatic ones with `backup-dir`.
     let backups: CoreBackups
+    /// The checks run all the time, and the problems they open and close.
+    let health: HealthMonitor
     /// The HTTPS API's token checks (always present; served only with `http-listen`).
     let authenticator: APIAuthenticator
     /// What happens, for the adapters that follow it (the HTTP adapter's event streams).
@@ -107,18 +109,22 @@ actor DaemonRuntime {
             service: service, store: store, structures: structureService, structureStore: structures, recovery: recovery,
             schedule: backupSchedule, stateDirectory: configuration.stateDirectory, version: TBRDaemonMain.version, clock: clock,
             logger: logger.child("backup"))
-        self.coreEvents = CoreEvents(service: service, structures: structureService, structureStore: structures, recovery: recovery)
+        self.diagnostics = CoreDiagnostics(
+            routers: routers, service: service, structures: structures, borderAgents: borderAgentsSeen, mdns: mdns,
+            firewallTool: configuration.firewall == .nftables ? configuration.nftPath : nil, clock: clock)
+        self.health = HealthMonitor(
+            service: service, diagnostics: diagnostics, store: store, clock: clock, logger: logger.child("health"),
+            backstop: .seconds(configuration.healthInterval), retention: Double(configuration.healthRetentionDays) * 86_400)
+        self.coreEvents = CoreEvents(
+            service: service, structures: structureService, structureStore: structures, recovery: recovery, health: health)
         self.gate = CoreGate(calls: calls, events: coreEvents)
         self.matter = CoreMatter(
             service: service, structures: structureService, hasCommissioner: configuration.matterBackend != .none, logger: logger.child("matter"),
             background: backgroundWork.continuation)
-        self.diagnostics = CoreDiagnostics(
-            routers: routers, service: service, structures: structures, borderAgents: borderAgentsSeen, mdns: mdns,
-            firewallTool: configuration.firewall == .nftables ? configuration.nftPath : nil, clock: clock)
         self.dbus = DBusAdapter(
             connection: connection, logger: logger, service: service, structures: structures, routers: routers,
             structureService: structureService, matter: matter, migrations: migrations, diagnostics: diagnostics,
-            authenticator: authenticator, backups: backups, recovery: recovery, gate: gate, apiListing: apiListing, vanishedNames: vanishedNames)
+            authenticator: authenticator, backups: backups, recovery: recovery, health: health, gate: gate, apiListing: apiListing, vanishedNames: vanishedNames)
     }
 
     /// Opens the state database and the bus connection and builds the border router service over them.

@@ -76,6 +76,17 @@ extension HTTPAdapter {
             logger.info("API: policy set", [("structure", name), ("option", body.internetAccessOption), token])
             return try Self.json(await core.structures.setPolicy(of: name, option: body.internetAccessOption))
         case .events: return try await eventStream(lastEventID: request.headers["last-event-id"])
+        case .health: return try Self.json(await core.health.problems())
+        case .healthHistory:
+            let query = try Self.parameters(request.query, allowed: ["seconds", "router"])
+            var seconds: Double?
+            if let text = query["seconds"] {
+                guard let value = Double(text), value > 0, value.isFinite else {
+                    throw CoreError(.invalidArgument, "seconds is a number of seconds above 0, such as 86400")
+                }
+                seconds = value
+            }
+            return try Self.json(await core.health.problemHistory(seconds: seconds, router: query["router"]))
         case .openAPI:
             return HTTPServerResponse(status: 200, contentType: "application/json", headers: Self.securityHeaders, body: Array(OpenAPIDocument.text.utf8))
         }

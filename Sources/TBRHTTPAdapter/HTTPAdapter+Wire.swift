@@ -44,6 +44,24 @@ extension HTTPAdapter {
         return set
     }
 
+    /// The `name=value` pairs of `query` (values percent-decoded), each name one of `allowed` and given once,
+    /// or InvalidArgument saying which is not understood.
+    static func parameters(_ query: String, allowed: Set<String>) throws -> [String: String] {
+        var values: [String: String] = [:]
+        for pair in query.split(separator: "&") {
+            let parts = pair.split(separator: "=", maxSplits: 1)
+            guard parts.count == 2, allowed.contains(String(parts[0])), values[String(parts[0])] == nil,
+                let value = APIRoute.percentDecoded(parts[1])
+            else {
+                throw CoreError(
+                    .invalidArgument,
+                    "the query \(Quoted(String(pair.prefix(100)))) is not understood here (known: \(allowed.sorted().map { $0 + "=…" }.joined(separator: ", ")))")
+            }
+            values[String(parts[0])] = value
+        }
+        return values
+    }
+
     static func problem(_ problem: APIProblem) -> HTTPServerResponse {
         let body = (try? encoder().encode(problem)).map(Array.init) ?? []
         return HTTPServerResponse(status: problem.status, contentType: "application/problem+json", headers: securityHeaders, body: body)

@@ -86,7 +86,7 @@ public final class HTTPAdapter: Sendable {
     }
 
     /// A core event as its SSE event: `epskc` (journalled: its sequence is the id), `router`, `policy`,
-    /// `commissioning`, `recovery`.
+    /// `commissioning`, `recovery`, `problem`.
     static func event(_ event: CoreEvent) -> APIEventHub.Event? {
         switch event {
         case .epskc(let e): .encoding("epskc", e, sequence: Int64(clamping: e.sequence))
@@ -95,7 +95,14 @@ public final class HTTPAdapter: Sendable {
         case .policy(let view): .encoding("policy", view)
         case .commissioning(let report): .encoding("commissioning", report)
         case .recovery(let report): .encoding("recovery", report)
+        case .problem(let change): .encoding("problem", ProblemEvent(event: change.opened ? "opened" : "closed", problem: change.problem))
         }
+    }
+
+    /// The `problem` event: `{"event": "opened"|"closed", "problem": {…}}`.
+    struct ProblemEvent: Encodable {
+        var event: String
+        var problem: HealthProblem
     }
 
     /// The `router` event: `{"router": ID, "online": BOOL}`.

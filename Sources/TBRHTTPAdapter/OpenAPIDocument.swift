@@ -108,8 +108,15 @@ enum OpenAPIDocument {
             summary: "Cancel a commissioning session: its queued codes fail at queued; the one being commissioned finishes", status: 204),
         Operation(
             path: "/api/v1/events", method: "get", route: .events,
-            summary: "Server-Sent Events: epskc (id = journal sequence; Last-Event-ID resumes), router, policy, commissioning, overflow",
+            summary: "Server-Sent Events: epskc (id = journal sequence; Last-Event-ID resumes), router, policy, commissioning, recovery, problem, overflow",
             mediaType: "text/event-stream"),
+        Operation(
+            path: "/api/v1/health", method: "get", route: .health, summary: "The open problems (tbrctl --json health)",
+            response: array(ref("HealthProblem"))),
+        Operation(
+            path: "/api/v1/health/history", method: "get", route: .healthHistory,
+            summary: "Problems open at some moment in the last ?seconds= (all kept without), of ?router= only (host: the host's), oldest first",
+            response: array(ref("HealthProblem"))),
         Operation(path: "/api/v1/openapi.json", method: "get", route: .openAPI, summary: "This document"),
     ]
 
@@ -126,6 +133,7 @@ enum OpenAPIDocument {
         "Policy": {"type": "object", "properties": {"structure": {"type": "string"}, "internetAccessOption": {"type": "string"}, "routers": {"type": "array", "items": {"type": "object", "properties": {"id": {"type": "string"}, "state": {"type": "string"}, "detail": {"type": "string"}}}}}},
         "Network": {"type": "object", "properties": {"structure": {"type": "string"}, "extPanId": {"type": "string"}, "networkName": {"type": "string"}, "channel": {"type": ["integer", "null"]}, "activeTimestamp": {"type": ["integer", "null"]}, "source": {"type": "string"}, "sourceDetail": {"type": "string"}, "lastSeen": {"type": "string"}, "routers": {"type": "array", "items": {"type": "string"}}, "credentials": {"type": "boolean"}, "preferred": {"type": "boolean"}, "stale": {"type": "boolean"}}},
         "MatterNode": {"type": "object", "properties": {"structure": {"type": "string"}, "nodeId": {"type": "integer"}, "vendorId": {"type": ["integer", "null"]}, "productId": {"type": ["integer", "null"]}, "commissionedAt": {"type": "string"}, "name": {"type": ["string", "null"]}, "room": {"type": ["string", "null"]}}},
+        "HealthProblem": {"type": "object", "properties": {"id": {"type": "integer"}, "subject": {"type": "string"}, "check": {"type": "string"}, "message": {"type": "string"}, "fix": {"type": "string"}, "openedAt": {"type": "string"}, "closedAt": {"type": ["string", "null"]}}},
         "Commissioning": {"type": "object", "properties": {"structure": {"type": "string"}, "session": {"type": "string"}, "payloads": {"type": "array", "items": {"type": "object", "properties": {"payload": {"type": "integer"}, "payloadId": {"type": "string"}}}}}}
         """##
 

@@ -315,7 +315,7 @@ import HTTPAPIRouting
         "get /api/v1/structures/{name}/networks": "Get", "get /api/v1/structures/{name}/nodes": "Get",
         "post /api/v1/structures/{name}/commissioning": "PrepareMatterCommissioning",
         "delete /api/v1/structures/{name}/commissioning/{session}": "CancelMatterCommissioning", "get /api/v1/events": "EpskcEvents",
-        "get /api/v1/openapi.json": "ApiInfo",
+        "get /api/v1/openapi.json": "ApiInfo", "get /api/v1/health": "Problems", "get /api/v1/health/history": "ProblemHistory",
     ]
 
     /// The two authorization decisions agree: an operation a `read` token may call is exactly one whose

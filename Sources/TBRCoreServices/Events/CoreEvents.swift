@@ -16,13 +16,19 @@ package actor CoreEvents {
     let structureChanges: EventStream<StructureChange>
     /// What recovery reports, subscribed before anything runs.
     let recoveryReports: EventStream<RecoveryReport>
+    /// What the health monitor opens and closes, subscribed before anything runs.
+    let problemChanges: EventStream<ProblemChange>
     nonisolated let broadcaster = EventBroadcaster<CoreEvent>()
 
-    package init(service: BorderRouterService, structures: CoreStructures, structureStore: PersistentStructureStore, recovery: RouterRecovery) {
+    package init(
+        service: BorderRouterService, structures: CoreStructures, structureStore: PersistentStructureStore, recovery: RouterRecovery,
+        health: HealthMonitor
+    ) {
         self.service = service
         self.structures = structures
         self.structureChanges = structureStore.changes(bufferLimit: 4096)
         self.recoveryReports = recovery.reports.subscribe(bufferLimit: 1024) { $0 }
+        self.problemChanges = health.changes.subscribe(bufferLimit: 1024) { $0 }
     }
 
     /// What happens from now on, through a stream holding at most `bufferLimit` events not yet taken.
@@ -50,6 +56,10 @@ package actor CoreEvents {
             let recoveryReports = self.recoveryReports
             group.addTask {
                 for await report in recoveryReports { self.broadcaster.publish(.recovery(report)) }
+            }
+            let problemChanges = self.problemChanges
+            group.addTask {
+                for await change in problemChanges { self.broadcaster.publish(.problem(change)) }
             }
             for await change in structureChanges {
                 guard case .policyStatusChanged(let id) = change, broadcaster.subscriberCount > 0 else { continue }

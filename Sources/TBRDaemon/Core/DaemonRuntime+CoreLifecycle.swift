@@ -8,6 +8,6 @@ extension DaemonRuntime {
     /// gate with the events (``TBRCoreServices/CoreGate``), which the D-Bus adapter's calls pass too.
     nonisolated var core: Core {
         Core(routers: routers, diagnostics: diagnostics, structures: structureService, matter: matter, tokens: authenticator, lifecycle: gate,
-            backups: backups, recovery: recovery)
+            backups: backups, recovery: recovery, health: health)
     }
 }

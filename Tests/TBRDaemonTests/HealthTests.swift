@@ -1,0 +1,86 @@
+import DBus
+import Foundation
+import Synchronization
+import TBRFoundation
+import TBRTestKit
+import Testing
+
+/// Problems opened and closed all the time (issue 49), with the built tbrd, tbrctl and otbr-sim: a
+/// router that stops being a router opens `router-lost` (and the doctor's `thread-attached`) on its role
+/// signal, and both close when it leads again; D-Bus, the HTTPS API and tbrctl say the same; the history
+/// outlives a restart of tbrd.
+@Suite struct HealthTests {
+    /// `ProblemOpened` and `ProblemClosed` as (member, subject, check), collected as they come.
+    static func problemSignals(_ env: DaemonEnvironment) async throws -> Locked<[[String]]> {
+        let seen = Locked<[[String]]>([])
+        for member in ["ProblemOpened", "ProblemClosed"] {
+            let signals = try await env.manager.signals(try MemberName(member))
+            Task {
+                for try await signal in signals {
+                    let words = signal.arguments.dropFirst().compactMap { try? $0.decode(as: String.self) }
+                    seen.withLock { $0.append([member] + words) }
+                }
+            }
+        }
+        return seen
+    }
+
+    static func problems(_ env: DaemonEnvironment, _ arguments: [String] = []) async throws -> (status: Int32, rows: [[String: Any]]) {
+        let r = try await HTTPAPITests.tbrctl(env, ["--json", "health"] + arguments)
+        let rows = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [[String: Any]], "\(r.stderr)")
+        return (r.status, rows)
+    }
+
+    @Test func aRouterThatStopsLeadingOpensRouterLostAndLeadingAgainClosesIt() async throws {
+        try await withDaemon { env throws in
+            try await env.startSimulator(["wpan0"])
+            try await env.startDaemon(try env.configuration("http-listen = 127.0.0.1:0\n"))
+            let seen = try await Self.problemSignals(env)
+            let token = try await HTTPAPITests.token(env, "monitor", "read")
+            let curl = try Executables.find("curl", package: "curl")
+            let stream = try TestProcess(
+                curl, ["-s", "-N", "-H", "Authorization: Bearer \(token)", "\(try await HTTPAPITests.base(env))/api/v1/events"], directory: env.directory)
+            defer { Task { _ = await stream.terminate() } }
+            try await eventually("the event stream is open", wakingOn: stream.wakeups) { stream.stdout.contains(": open") }
+            try await eventually("wpan0 leads") { try await RouterRecoveryTests.role(env, "wpan0") == "leader" }
+
+            _ = try await RouterRecoveryTests.agent(env, "wpan0").call("Detach")
+            try await eventually("router-lost and thread-attached open for wpan0", timeout: .seconds(30)) {
+                seen.withLock { s in
+                    s.contains { $0.count >= 3 && $0[0] == "ProblemOpened" && $0[1] == "wpan0" && $0[2] == "router-lost" }
+                        && s.contains { $0.count >= 3 && $0[0] == "ProblemOpened" && $0[1] == "wpan0" && $0[2] == "thread-attached" }
+                }
+            }
+            let open = try await Self.problems(env)
+            #expect(open.status == 1, "an open problem: exit 1")
+            let lost = try #require(open.rows.first { $0["check"] as? String == "router-lost" })
+            #expect(lost["subject"] as? String == "wpan0" && (lost["message"] as? String)?.contains("was leader") == true, "\(lost)")
+            #expect(lost["closedAt"] is NSNull)
+            let api = try await HTTPAPITests.curl([try await HTTPAPITests.base(env) + "/api/v1/health"], token: token)
+            #expect(api.status == 200 && api.body.contains("router-lost"), "\(api.body)")
+            try await eventually("the problem event is on the stream", wakingOn: stream.wakeups) {
+                stream.stdout.contains("event: problem") && stream.stdout.contains(#""check":"router-lost""#)
+            }
+
+            _ = try await RouterRecoveryTests.agent(env, "wpan0").call("Attach", timeout: .seconds(30))
+            try await eventually("both close once wpan0 leads again", timeout: .seconds(30)) {
+                seen.withLock { s in
+                    s.contains { $0.count >= 3 && $0[0] == "ProblemClosed" && $0[1] == "wpan0" && $0[2] == "router-lost" }
+                        && s.contains { $0.count >= 3 && $0[0] == "ProblemClosed" && $0[1] == "wpan0" && $0[2] == "thread-attached" }
+                }
+            }
+            let still = try await Self.problems(env).rows.filter { $0["subject"] as? String == "wpan0" }.compactMap { $0["check"] as? String }
+            #expect(!still.contains("router-lost") && !still.contains("thread-attached"), "\(still)")
+
+            // The history keeps them, closed, across a restart of tbrd.
+            #expect(await env.stopDaemon() == 0)
+            try await env.startDaemon(try env.configuration("http-listen = 127.0.0.1:0\n"))
+            let history = try await Self.problems(env, ["history", "--router", "wpan0", "--since", "1h"])
+            #expect(history.status == 0)
+            let closed = try #require(history.rows.first { $0["check"] as? String == "router-lost" }, "\(history.rows)")
+            #expect(closed["closedAt"] is String && closed["openedAt"] is String)
+            let usage = try await HTTPAPITests.tbrctl(env, ["health", "--since", "1h"])
+            #expect(usage.status == 64, "--since goes with history: \(usage.stderr)")
+        }
+    }
+}
