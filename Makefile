@@ -7,7 +7,7 @@
 #   make bench   benchmarks (never part of make test)
 #   make bench-quick  each benchmark once with small counts on the debug build: do they still run? (CI)
 #   make fuzz    run each fuzz target for FUZZ_SECONDS
-#   make stress  the HTTP server and API suites 10 times in a row (the load suite twice) under stress-ng --cpu 2 (CI)
+#   make stress  the HTTP server and API suites 6 times in a row (the load suite once) under stress-ng --cpu 2 (CI)
 #   make tsan    the D-Bus, otbr-agent client, device model and daemon suites under ThreadSanitizer
 #   make install binaries and config into DESTDIR/PREFIX
 #   make deb     the Debian packages tbrd and otbr-sim (dpkg-buildpackage, checked by lintian); prints the .deb
@@ -176,8 +176,8 @@ clean:
 	rm -rf .build fuzz/build bench/build
 
 fuzz-smoke:
-	fuzz/run.sh dataset 10 && fuzz/run.sh txt 10 && fuzz/run.sh matter 10 && fuzz/run.sh websocket 10 \
-	  && fuzz/run.sh json 10 && fuzz/run.sh rest 10 && fuzz/run.sh routes 10 && fuzz/run.sh coap 10 && fuzz/run.sh dtls 10 && fuzz/run.sh api 10 && fuzz/run.sh backup 10
+	fuzz/run.sh dataset 5 && fuzz/run.sh txt 5 && fuzz/run.sh matter 5 && fuzz/run.sh websocket 5 \
+	  && fuzz/run.sh json 5 && fuzz/run.sh rest 5 && fuzz/run.sh routes 5 && fuzz/run.sh coap 5 && fuzz/run.sh dtls 5 && fuzz/run.sh api 5 && fuzz/run.sh backup 5
 
 fuzz:
 	fuzz/run.sh dataset $(FUZZ_SECONDS) && fuzz/run.sh txt $(FUZZ_SECONDS) && fuzz/run.sh matter $(FUZZ_SECONDS) \

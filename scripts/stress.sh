@@ -2,12 +2,12 @@
 # The HTTP server's and the HTTPS API's suites, again and again, with stress-ng keeping both cores busy
 # (make stress; CI runs it): a server whose answers wait on something that a busy machine delays forever
 # (a thread pool that blocking work fills) fails here, where it passed alone in 0.02 s (issue 46).
-#   scripts/stress.sh [RUNS [LOAD_RUNS]]   (10 and 2: the load suite takes 30 s a run by design)
+#   scripts/stress.sh [RUNS [LOAD_RUNS]]   (6 and 1: the load suite takes 30 s a run by design)
 # Each run is `swift test --skip-build` on the debug build make test made. Stops at the first failure
 # and prints its output.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-runs=${1:-10} load_runs=${2:-2}
+runs=${1:-6} load_runs=${2:-1}
 command -v stress-ng >/dev/null || { echo "scripts/stress.sh needs stress-ng (make stress installs it)" >&2; exit 69; }
 log=$(mktemp)
 stress-ng --cpu 2 --timeout 3600 --quiet & stress=$!
