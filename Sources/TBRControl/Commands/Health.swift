@@ -1,6 +1,7 @@
 import BorderRouterService
 import TBRCommandLine
 import TBRDBusAPI
+import TBRDocuments
 import TBRFoundation
 
 /// `tbrctl health [history [--since DURATION] [--router ROUTER] | watch]`: what tbrd watches all the time
@@ -65,37 +66,11 @@ struct Health: ControlCommand {
         return value * unit
     }
 
-    struct Line: Encodable {
-        var id: UInt64
-        var subject: String
-        var check: String
-        var message: String
-        var fix: String
-        var openedAt: String?
-        var closedAt: String?
-
-        init(_ row: ProblemRow) {
-            id = row.id
-            subject = row.subject
-            check = row.check
-            message = row.message
-            fix = row.fix
-            openedAt = row.openedAt > 0 ? WallTime(secondsSinceEpoch: row.openedAt).description : nil
-            closedAt = row.closedAt > 0 ? WallTime(secondsSinceEpoch: row.closedAt).description : nil
-        }
-
-        /// Every member, `closedAt` null while open.
-        func encode(to encoder: any Encoder) throws {
-            enum Keys: String, CodingKey { case id, subject, check, message, fix, openedAt, closedAt }
-            var c = encoder.container(keyedBy: Keys.self)
-            try c.encode(id, forKey: .id)
-            try c.encode(subject, forKey: .subject)
-            try c.encode(check, forKey: .check)
-            try c.encode(message, forKey: .message)
-            try c.encode(fix, forKey: .fix)
-            try c.encode(openedAt, forKey: .openedAt)
-            try c.encode(closedAt, forKey: .closedAt)
-        }
+    /// A row as the document every adapter prints (`closedAt` null while open).
+    static func problem(_ row: ProblemRow) -> HealthProblem {
+        HealthProblem(
+            id: Int64(clamping: row.id), subject: row.subject, check: row.check, message: row.message, fix: row.fix,
+            openedAt: WallTime(secondsSinceEpoch: row.openedAt), closedAt: row.closedAt > 0 ? WallTime(secondsSinceEpoch: row.closedAt) : nil)
     }
 
     struct Change: Encodable {
@@ -125,7 +100,7 @@ struct Health: ControlCommand {
         let rows = try await RouterSession.withTbrd(context, for: "'health'") { tbrd in
             try await tbrd.problems(history: view == .history, seconds: seconds, router: router)
         }
-        let lines = rows.map(Line.init)
+        let lines = rows.map(Self.problem)
         if context.json {
             try context.writeJSON(lines)
         } else if lines.isEmpty {
@@ -137,8 +112,8 @@ struct Health: ControlCommand {
                     header: header,
                     rows: lines.map {
                         view == .history
-                            ? [$0.subject, $0.check, $0.openedAt ?? "", $0.closedAt ?? "open", $0.message]
-                            : [$0.subject, $0.check, $0.openedAt ?? "", $0.message, $0.fix]
+                            ? [$0.subject, $0.check, $0.openedAt.description, $0.closedAt?.description ?? "open", $0.message]
+                            : [$0.subject, $0.check, $0.openedAt.description, $0.message, $0.fix]
                     }))
         }
         return view == .now && !rows.isEmpty ? .failure : .success

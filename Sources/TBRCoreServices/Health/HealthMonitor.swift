@@ -48,22 +48,10 @@ package actor HealthMonitor {
     /// Watches until tbrd stops: each router's role and presence, routers added and removed, and the
     /// backstop pass (which also prunes old history).
     package func run() async {
-        let registry = service.registryEvents(bufferLimit: 1024)
         await withDiscardingTaskGroup { group in
-            var followed: Set<DeviceID> = []
-            for id in await service.deviceIDs() where followed.insert(id).inserted {
-                group.addTask { await self.follow(id) }
-            }
             group.addTask { await self.backstopPasses() }
-            for await event in registry {
-                switch event {
-                case .added(let id):
-                    if followed.insert(id).inserted { group.addTask { await self.follow(id) } }
-                case .removed(let id):
-                    await closeAll(of: id.rawValue)
-                case .online, .offline:
-                    continue
-                }
+            group.addTask {
+                await followEveryRouter(of: self.service, removed: { id in await self.closeAll(of: id.rawValue) }) { id in await self.follow(id) }
             }
         }
     }

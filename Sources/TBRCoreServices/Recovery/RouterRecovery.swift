@@ -41,18 +41,7 @@ package actor RouterRecovery {
 
     /// Follows every router's role until tbrd stops: each router known now, and each one that appears.
     package func run() async {
-        let registry = service.registryEvents(bufferLimit: 1024)
-        await withDiscardingTaskGroup { group in
-            var followed: Set<DeviceID> = []
-            for id in await service.deviceIDs() {
-                followed.insert(id)
-                group.addTask { await self.follow(id) }
-            }
-            for await event in registry {
-                guard case .added(let id) = event, followed.insert(id).inserted else { continue }
-                group.addTask { await self.follow(id) }
-            }
-        }
+        await followEveryRouter(of: service) { id in await self.follow(id) }
     }
 
     /// Checks router `id` each time its role turns `disabled` or it comes online (a new agent instance).
