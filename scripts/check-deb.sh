@@ -134,9 +134,12 @@ awk -v e="$exposure" 'BEGIN { exit !(e <= 1.5) }' || fail "exposure $exposure is
 step "exposure $exposure"
 
 # The memory budget (issue 33): the packaged tbrd with one otbr-sim router, idle 10 s after it is ready,
-# stays at or under 13 MiB resident (VmRSS). Resident memory is steady enough for a budget (the runs of
-# docs/performance.md vary by about 0.3 MiB); this is not a timing test.
-budget_kib=$((13 * 1024))
+# stays at or under 17 MiB resident (VmRSS). It was 13 MiB until issues 48 and 49 added always-on services
+# (recovery follows every router; the health monitor runs the doctor's checks at start and on each change)
+# and tbrd read 15,744 KiB here with a remade link order: docs/performance.md, "Idle memory after issues 48
+# and 49", says what grew and that bringing it back down is open work. Resident memory is steady enough for
+# a budget (the runs of docs/performance.md vary by about 0.3 MiB); this is not a timing test.
+budget_kib=$((17 * 1024))
 memory_budget() { # memory_budget PID
   sleep 10
   local rss
