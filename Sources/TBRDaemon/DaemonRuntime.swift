@@ -114,7 +114,7 @@ actor DaemonRuntime {
             firewallTool: configuration.firewall == .nftables ? configuration.nftPath : nil, clock: clock)
         self.health = HealthMonitor(
             service: service, diagnostics: diagnostics, store: store, clock: clock, logger: logger.child("health"),
-            backstop: .seconds(configuration.healthInterval), retention: Double(configuration.healthRetentionDays) * 86_400)
+            backstop: .seconds(configuration.healthInterval), retention: Double(configuration.healthRetentionDays) * 86_400, calls: calls)
         self.coreEvents = CoreEvents(
             service: service, structures: structureService, structureStore: structures, recovery: recovery, health: health)
         self.gate = CoreGate(calls: calls, events: coreEvents)

@@ -27,7 +27,7 @@ public struct HealthProblem: Sendable, Hashable, Encodable {
         self.closedAt = closedAt
     }
 
-    /// Every member, `closedAt` null while open.
+    /// Every member, the times in ISO 8601 UTC, `closedAt` null while open.
     public func encode(to encoder: any Encoder) throws {
         enum Keys: String, CodingKey { case id, subject, check, message, fix, openedAt, closedAt }
         var c = encoder.container(keyedBy: Keys.self)
@@ -36,8 +36,8 @@ public struct HealthProblem: Sendable, Hashable, Encodable {
         try c.encode(check, forKey: .check)
         try c.encode(message, forKey: .message)
         try c.encode(fix, forKey: .fix)
-        try c.encode(openedAt, forKey: .openedAt)
-        try c.encode(closedAt, forKey: .closedAt)
+        try c.encode(openedAt.description, forKey: .openedAt)
+        try c.encode(closedAt?.description, forKey: .closedAt)
     }
 
     /// The subject of a problem about this host rather than a router.

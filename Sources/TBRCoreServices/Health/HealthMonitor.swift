@@ -21,6 +21,9 @@ package actor HealthMonitor {
     package let backstop: Duration
     /// How long closed problems are kept, in seconds.
     package let retention: Double
+    /// tbrd's call gate: once it closes tbrd is stopping, its routers go offline because it does, and no
+    /// problem is opened for that.
+    package let calls: CallGate
     /// Each problem opened or closed, for the adapters (`ProblemOpened`/`ProblemClosed`, the `problem` event).
     package nonisolated let changes = EventBroadcaster<ProblemChange>()
     /// Routers being checked now, and those to check again once that ends (a change meanwhile).
@@ -34,7 +37,7 @@ package actor HealthMonitor {
 
     package init(
         service: BorderRouterService, diagnostics: CoreDiagnostics, store: TBRStore, clock: any TBRClock, logger: Logger, backstop: Duration,
-        retention: Double
+        retention: Double, calls: CallGate
     ) {
         self.service = service
         self.diagnostics = diagnostics
@@ -43,6 +46,7 @@ package actor HealthMonitor {
         self.logger = logger
         self.backstop = backstop
         self.retention = retention
+        self.calls = calls
     }
 
     /// Watches until tbrd stops: each router's role and presence, routers added and removed, and the
@@ -114,6 +118,7 @@ package actor HealthMonitor {
     }
 
     private func open(subject: String, check: String, message: String, fix: String) async {
+        guard calls.isOpen else { return }
         do {
             let (record, opened) = try await store.openProblem(subject: subject, check: check, message: message, fix: fix)
             guard opened else { return }

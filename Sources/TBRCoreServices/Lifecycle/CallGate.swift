@@ -41,6 +41,9 @@ package final class CallGate: Sendable {
     /// Refuses every later call. Idempotent.
     package func close() { state.withLock { $0.isOpen = false } }
 
+    /// Whether calls are still admitted (false once tbrd is stopping).
+    package var isOpen: Bool { state.withLock { $0.isOpen } }
+
     /// Waits until no call is in flight, for at most `limit` on `clock` (a ``TBRFoundation/TimeLimit``);
     /// returns early (false) when the task is cancelled.
     /// - Returns: whether every call finished.
