@@ -205,7 +205,7 @@ let package = Package(
                 "BorderRouterService", "OpenThreadBR", "Store", "DBus", "TBRDBusAPI", "MeshCoP", "Firewall", "TBRCore", "TBRCoreServices", "TBRDBusAdapter", "NetworkMigration",
                 "TBRLifecycle", "TBRCommandLine", "TBRFoundation", "MDNS", "BorderAgentDiscovery", "MatterOnboarding", "WebSocket",
                 "HTTP", "OpenThreadREST", "HostNetwork", "EpskcCommissioner", "DTLS", "TBRDocuments", "HTTPServer", "HTTPMessages",
-                "HTTPAPIRouting", "TBRHTTPAdapter",
+                "HTTPAPIRouting", "TBRHTTPAdapter", "TBRBackup",
             ],
             swiftSettings: strict),
         // The HTTPS API as a function of the core (TBRCore): request in, response out, no server (tbrd binds

@@ -35,6 +35,12 @@ package enum BackupFile {
     /// The shortest passphrase a backup is made with.
     package static let minimumPassphraseLength = 8
 
+    /// The passphrase a passphrase file holds: its first line, without the line ending (tbrctl's
+    /// `--passphrase-file` and tbrd's `backup-passphrase-file` read it alike).
+    package static func passphrase(fromFile bytes: [UInt8]) -> [UInt8] {
+        Array(bytes.prefix { $0 != 0x0A && $0 != 0x0D })
+    }
+
     /// `contents` sealed with `passphrase`.
     /// - Throws: ``BackupFileError/weakPassphrase`` or `.crypto`.
     package static func seal(_ contents: [UInt8], passphrase: [UInt8], cost: LibCrypto.ScryptCost = defaultCost) throws(BackupFileError) -> [UInt8] {

@@ -1,4 +1,5 @@
 import Glibc
+import TBRBackup
 import TBRCoreServices
 import TBRFoundation
 
@@ -33,7 +34,7 @@ extension DaemonConfiguration {
         }
         let bytes: [UInt8]
         do { bytes = try FileDescriptorIO.readToEnd(fd, limit: 4096) } catch { throw .backupUnusable("backup-passphrase-file \(path): \(error)") }
-        let passphrase = Array(bytes.prefix { $0 != 0x0A && $0 != 0x0D })
+        let passphrase = BackupFile.passphrase(fromFile: bytes)
         guard passphrase.count >= 8 else { throw .backupUnusable("the passphrase in \(path) is shorter than 8 characters") }
         return CoreBackups.Schedule(directory: directory, keep: backupKeep, passphrase: passphrase, interval: .seconds(backupInterval))
     }

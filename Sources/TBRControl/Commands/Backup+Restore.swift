@@ -59,7 +59,7 @@ extension Backup {
             let restored = try await RouterSession.withTbrd(context, for: "'backup restore'") { tbrd in
                 try await tbrd.restoreBackup(bytes, passphrase: passphrase, replace: replace, dryRun: dryRun)
             }
-            let recovery = restored.recovery.map(RecoveryLine.init)
+            let recovery = try restored.recovery.map { try RecoveryLine($0) }
             if context.json {
                 try context.writeJSON(
                     Report(
@@ -73,7 +73,7 @@ extension Backup {
                 context.write("restored \(file)" + (restored.replaced ? "; tbrd's previous state is in \(restored.previousBackup)" : ""))
             }
             Backup.describe(summary, context: context)
-            for r in recovery where r.state != "ok" { context.write("\(r.router): \(r.state): \(r.detail)") }
+            for r in recovery where r.state != .ok { context.write("\(r.router): \(r.state.rawValue): \(r.detail)") }
             return .success
         }
     }

@@ -31,7 +31,7 @@ struct Backup: CommandGroup {
             do { bytes = try FileDescriptorIO.readFile(atPath: file, limit: 4096) } catch {
                 throw ControlError.dataError("cannot read the passphrase file \(Quoted(file)): \(error)")
             }
-            let line = Array(bytes.prefix { $0 != 0x0A && $0 != 0x0D })
+            let line = BackupFile.passphrase(fromFile: bytes)
             guard !line.isEmpty else { throw ControlError.dataError("the passphrase file \(Quoted(file)) is empty") }
             return line
         }

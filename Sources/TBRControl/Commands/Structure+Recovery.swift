@@ -1,4 +1,5 @@
 import TBRCommandLine
+import TBRCore
 import TBRDBusAPI
 import TBRFoundation
 
@@ -73,15 +74,15 @@ extension Structure {
 
         func run(in context: CommandContext) async throws -> ExitCode {
             let rows = try await RouterSession.withTbrd(context, for: "'structure recover'") { tbrd in try await tbrd.recover(structure, router: router) }
-                .map(RecoveryLine.init)
+                .map { try RecoveryLine($0) }
             if context.json {
                 try context.writeJSON(rows)
             } else if rows.isEmpty {
                 context.write("no router of \(structure) could be checked (none is online)")
             } else {
-                context.write(TextTable.render(header: ["ROUTER", "STATE", "DETAIL"], rows: rows.map { [$0.router, $0.state, $0.detail] }))
+                context.write(TextTable.render(header: ["ROUTER", "STATE", "DETAIL"], rows: rows.map { [$0.router, $0.state.rawValue, $0.detail] }))
             }
-            return rows.contains { $0.state == "failed" } ? .failure : .success
+            return rows.contains { $0.state == .failed } ? .failure : .success
         }
     }
 }
@@ -90,14 +91,19 @@ extension Structure {
 /// it: `{router, state, network, routerNetwork, detail}`, `routerNetwork` null unless diverged.
 struct RecoveryLine: Encodable {
     var router: String
-    var state: String
+    var state: RecoveryReport.State
     var network: String
     var routerNetwork: String?
     var detail: String
 
-    init(_ row: RecoveryRow) {
+    /// The row with its state decoded.
+    /// - Throws: ``ControlError`` for a state this tbrctl does not know (a newer tbrd).
+    init(_ row: RecoveryRow) throws {
+        guard let state = RecoveryReport.State(rawValue: row.state) else {
+            throw ControlError.failure("tbrd reported \(row.router) in a recovery state this tbrctl does not know: \(Quoted(row.state))")
+        }
         router = row.router
-        state = row.state
+        self.state = state
         network = row.network
         routerNetwork = row.routerNetwork.isEmpty ? nil : row.routerNetwork
         detail = row.detail
