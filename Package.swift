@@ -88,7 +88,7 @@ let package = Package(
         // tbrd's SQLite state, and the stores of the domain's seams over it (structures, Matter nodes).
         .target(name: "Store", dependencies: ["CSQLite", "TBRFoundation", "TBRBackup", "DeviceModel", "MeshCoP", "MatterCommissioning", "MatterOnboarding"], swiftSettings: strict),
         .target(name: "MDNS", dependencies: ["CAvahiClient", "TBRFoundation"], swiftSettings: strict),
-        .target(name: "Firewall", dependencies: ["TBRFoundation"], swiftSettings: strict),
+        .target(name: "Firewall", dependencies: ["HostNetwork", "TBRFoundation"], swiftSettings: strict),
         // What the host's IPv6 configuration says about reaching a Thread mesh: routes
         // (/proc/net/ipv6_route), Router Advertisement settings (/proc/sys/net/ipv6/conf), interfaces
         // (/sys/class/net); for tbrctl doctor.

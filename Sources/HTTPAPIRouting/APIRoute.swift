@@ -37,6 +37,8 @@ public enum APIRoute: Hashable, Sendable {
     case health
     /// `GET /health/history?seconds=S&router=R`: problems open at some moment in the last S seconds.
     case healthHistory
+    /// `GET /metrics`: Prometheus' text exposition format.
+    case metrics
 
     /// The scope a token needs for this route: the one place the HTTPS API decides authorization.
     /// `read` is what D-Bus group `tbrd` may call, `admin` what `tbrd-admin` may; `epskc` adds the two
@@ -44,7 +46,7 @@ public enum APIRoute: Hashable, Sendable {
     public var scope: APIScope {
         switch self {
         case .routers, .router, .mesh, .meshPicture, .doctor, .structures, .structure, .policy, .rooms, .networks, .nodes, .events,
-            .openAPI, .health, .healthHistory:
+            .openAPI, .health, .healthHistory, .metrics:
             .read
         case .activateEpskc, .deactivateEpskc: .epskc
         case .dataset, .join, .leave, .createStructure, .deleteStructure, .addRouter, .removeRouter, .setPolicy, .addRoom, .removeRoom,
@@ -94,6 +96,7 @@ public enum APIRoute: Hashable, Sendable {
         case (1, "events"): return on(["GET": .events])
         case (1, "openapi.json"): return on(["GET": .openAPI])
         case (1, "health"): return on(["GET": .health])
+        case (1, "metrics"): return on(["GET": .metrics])
         case (2, "health") where segments[1] == "history": return on(["GET": .healthHistory])
         case (2, "routers"): return on(["GET": .router(segments[1])])
         case (2, "structures"): return on(["GET": .structure(segments[1]), "DELETE": .deleteStructure(segments[1])])

@@ -233,5 +233,23 @@ extension TBRStore {
             CREATE UNIQUE INDEX problems_open ON problems(subject, check_id) WHERE closed_at IS NULL;
             CREATE INDEX problems_by_time ON problems(opened_at);
             """),
+        // Rows in time order (rowid), no index on time: pruning and reading from a moment find the first
+        // row at or after it from the oldest, which pruning keeps near. Only what changed is stored (NULL
+        // costs no byte), and the subject is a number, so 64 routers changing once a minute for 30 days
+        // stay within the bound (docs/performance.md).
+        SchemaMigration(version: 12, "samples of what the health monitor watches, when it changes", sql: """
+            CREATE TABLE health_subjects (
+                id   INTEGER PRIMARY KEY,
+                name TEXT NOT NULL UNIQUE CHECK (length(name) > 0)
+            ) STRICT;
+            CREATE TABLE health_samples (
+                at        INTEGER NOT NULL,
+                subject   INTEGER NOT NULL REFERENCES health_subjects(id),
+                state     TEXT,
+                partition INTEGER,
+                routers   INTEGER,
+                children  INTEGER
+            ) STRICT;
+            """),
     ]
 }

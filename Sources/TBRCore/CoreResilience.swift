@@ -94,6 +94,14 @@ public protocol HealthCore: Sendable {
     /// The problems open at some moment in the last `seconds` (all: nil), of `router` only when given
     /// (`host` for the host's own), oldest first.
     func problemHistory(seconds: Double?, router: String?) async throws -> [HealthProblem]
+    /// The samples taken in the last `seconds` (all: nil) about `router` only when given, oldest first:
+    /// what changed about each router (role, partition, router and child counts) and Matter node
+    /// (availability).
+    func samples(seconds: Double?, router: String?) async throws -> [HealthSample]
+    /// What the monitoring people already run scrapes: each router's role, partition, counts, neighbours'
+    /// link quality and NAT64 state as last read, open problems by check, ePSKc sessions by how they
+    /// ended, and tbrd's own memory and calls served. Read from what tbrd keeps: no router is asked.
+    func metrics() async throws -> [MetricFamily]
 }
 
 /// A problem opened or closed, as the core tells every adapter.

@@ -10,6 +10,12 @@ extension TBRDBusAPI.Manager {
     public static let problemHistory = MethodContract(
         "ProblemHistory", inputs: [Argument("seconds", .double), Argument("router", .string)],
         outputs: [Argument("problems", [ProblemRow].dbusType)])
+    /// `HealthSamples(d seconds, s router) → a(dssxxx)`: what changed about each router and Matter node in
+    /// the last `seconds` (0: all kept), of `router` only when not empty, oldest first (rows as
+    /// ``SampleRow``).
+    public static let healthSamples = MethodContract(
+        "HealthSamples", inputs: [Argument("seconds", .double), Argument("router", .string)],
+        outputs: [Argument("samples", [SampleRow].dbusType)])
     /// `ProblemOpened(t id, s subject, s check, s message, s fix)`.
     public static let problemOpened = SignalContract(
         "ProblemOpened",
@@ -54,5 +60,39 @@ public struct ProblemRow: ContractRow {
 
     public var dbusValue: DBusValue {
         .structure([.uint64(id), .string(subject), .string(check), .string(message), .string(fix), .double(openedAt), .double(closedAt)])
+    }
+}
+
+/// A sample of the health history: `(at, subject, state, partition, routers, children)`, `at` in seconds
+/// since the epoch; `state` empty and the numbers -1 where they did not change.
+public struct SampleRow: ContractRow {
+    public var at: Double
+    public var subject: String
+    public var state: String
+    public var partition: Int64
+    public var routers: Int64
+    public var children: Int64
+
+    public static let fields = [
+        Argument("at", .double), Argument("subject", .string), Argument("state", .string), Argument("partition", .int64),
+        Argument("routers", .int64), Argument("children", .int64),
+    ]
+
+    public init(at: Double, subject: String, state: String, partition: Int64, routers: Int64, children: Int64) {
+        self.at = at
+        self.subject = subject
+        self.state = state
+        self.partition = partition
+        self.routers = routers
+        self.children = children
+    }
+
+    public init(dbusValue: DBusValue) throws(DBusValueError) {
+        var f = try StructReader(dbusValue, fieldCount: Self.fields.count)
+        self.init(at: try f.next(), subject: try f.next(), state: try f.next(), partition: try f.next(), routers: try f.next(), children: try f.next())
+    }
+
+    public var dbusValue: DBusValue {
+        .structure([.double(at), .string(subject), .string(state), .int64(partition), .int64(routers), .int64(children)])
     }
 }

@@ -20,7 +20,20 @@ extension DBusAdapter {
                 let rows = try await self.health.problemHistory(seconds: seconds == 0 ? nil : seconds, router: router.isEmpty ? nil : router)
                 return [rows.map(Self.problemRow).dbusValue]
             },
+            method(API.healthSamples) { [self] call in
+                let seconds: Double = try call.argument(0)
+                let router: String = try call.argument(1)
+                guard seconds >= 0, seconds.isFinite else { throw DaemonError.invalid("seconds is 0 (all) or more") }
+                let rows = try await self.health.samples(seconds: seconds == 0 ? nil : seconds, router: router.isEmpty ? nil : router)
+                return [rows.map(Self.sampleRow).dbusValue]
+            },
         ]
+    }
+
+    static func sampleRow(_ s: HealthSample) -> SampleRow {
+        SampleRow(
+            at: s.at.secondsSinceEpoch, subject: s.subject, state: s.state ?? "", partition: s.partition.map { Int64($0) } ?? -1,
+            routers: s.routers.map { Int64($0) } ?? -1, children: s.children.map { Int64($0) } ?? -1)
     }
 
     static func problemRow(_ p: HealthProblem) -> ProblemRow {

@@ -86,7 +86,13 @@ extension HTTPAdapter {
                 }
                 seconds = value
             }
-            return try Self.json(await core.health.problemHistory(seconds: seconds, router: query["router"]))
+            return try Self.json(
+                HealthHistory(
+                    problems: try await core.health.problemHistory(seconds: seconds, router: query["router"]),
+                    samples: try await core.health.samples(seconds: seconds, router: query["router"])))
+        case .metrics:
+            let text = PrometheusExposition.text(try await core.health.metrics())
+            return HTTPServerResponse(status: 200, contentType: PrometheusExposition.contentType, headers: Self.securityHeaders, body: Array(text.utf8))
         case .openAPI:
             return HTTPServerResponse(status: 200, contentType: "application/json", headers: Self.securityHeaders, body: Array(OpenAPIDocument.text.utf8))
         }

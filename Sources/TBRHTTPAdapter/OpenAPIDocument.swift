@@ -115,8 +115,12 @@ enum OpenAPIDocument {
             response: array(ref("HealthProblem"))),
         Operation(
             path: "/api/v1/health/history", method: "get", route: .healthHistory,
-            summary: "Problems open at some moment in the last ?seconds= (all kept without), of ?router= only (host: the host's), oldest first",
-            response: array(ref("HealthProblem"))),
+            summary: "Problems open at some moment in the last ?seconds= (all kept without) and what changed about each router and Matter node, of ?router= only (host: the host's), oldest first",
+            response: ref("HealthHistory")),
+        Operation(
+            path: "/api/v1/metrics", method: "get", route: .metrics,
+            summary: "Prometheus' text exposition format: routers, roles, partitions, counts, link quality, NAT64, open problems, ePSKc ends, tbrd's memory and calls",
+            mediaType: "text/plain"),
         Operation(path: "/api/v1/openapi.json", method: "get", route: .openAPI, summary: "This document"),
     ]
 
@@ -133,6 +137,8 @@ enum OpenAPIDocument {
         "Policy": {"type": "object", "properties": {"structure": {"type": "string"}, "internetAccessOption": {"type": "string"}, "routers": {"type": "array", "items": {"type": "object", "properties": {"id": {"type": "string"}, "state": {"type": "string"}, "detail": {"type": "string"}}}}}},
         "Network": {"type": "object", "properties": {"structure": {"type": "string"}, "extPanId": {"type": "string"}, "networkName": {"type": "string"}, "channel": {"type": ["integer", "null"]}, "activeTimestamp": {"type": ["integer", "null"]}, "source": {"type": "string"}, "sourceDetail": {"type": "string"}, "lastSeen": {"type": "string"}, "routers": {"type": "array", "items": {"type": "string"}}, "credentials": {"type": "boolean"}, "preferred": {"type": "boolean"}, "stale": {"type": "boolean"}}},
         "MatterNode": {"type": "object", "properties": {"structure": {"type": "string"}, "nodeId": {"type": "integer"}, "vendorId": {"type": ["integer", "null"]}, "productId": {"type": ["integer", "null"]}, "commissionedAt": {"type": "string"}, "name": {"type": ["string", "null"]}, "room": {"type": ["string", "null"]}}},
+        "HealthHistory": {"type": "object", "properties": {"problems": {"type": "array", "items": {"$ref": "#/components/schemas/HealthProblem"}}, "samples": {"type": "array", "items": {"$ref": "#/components/schemas/HealthSample"}}}},
+        "HealthSample": {"type": "object", "properties": {"at": {"type": "string"}, "subject": {"type": "string"}, "state": {"type": "string"}, "partition": {"type": "integer"}, "routers": {"type": "integer"}, "children": {"type": "integer"}}},
         "HealthProblem": {"type": "object", "properties": {"id": {"type": "integer"}, "subject": {"type": "string"}, "check": {"type": "string"}, "message": {"type": "string"}, "fix": {"type": "string"}, "openedAt": {"type": "string"}, "closedAt": {"type": ["string", "null"]}}},
         "Commissioning": {"type": "object", "properties": {"structure": {"type": "string"}, "session": {"type": "string"}, "payloads": {"type": "array", "items": {"type": "object", "properties": {"payload": {"type": "integer"}, "payloadId": {"type": "string"}}}}}}
         """##

@@ -16,7 +16,7 @@ struct MigrationTests {
                     row throws(SQLiteError) in try row.get(0, as: String.self)
                 }
             }
-            #expect(tables == ["api_tokens", "applied_policies", "epskc_events", "matter_nodes", "memberships", "network_migrations", "problems", "rooms", "routers", "structures", "thread_networks"])
+            #expect(tables == ["api_tokens", "applied_policies", "epskc_events", "health_samples", "health_subjects", "matter_nodes", "memberships", "network_migrations", "problems", "rooms", "routers", "structures", "thread_networks"])
             let version = try await store.database.read { db in try db.userVersion() }
             #expect(version == TBRStore.migrations.count)
         }

@@ -173,7 +173,9 @@ import Testing
         // fish keeps history and variables under these; the test's own directory, not the user's.
         environment["XDG_CONFIG_HOME"] = directory.path
         environment["XDG_DATA_HOME"] = directory.path
-        let result = try await ProcessRunner.run("/usr/bin/\(shell)", [driver, script], stdin: input, environment: environment)
+        // fish starts tbrctl for every value it completes, some hundred times: 8 s alone, over a minute
+        // with the whole suite on two cores. The bound is for a driver that hangs, not a speed.
+        let result = try await ProcessRunner.run("/usr/bin/\(shell)", [driver, script], stdin: input, environment: environment, timeout: .seconds(600))
         #expect(result.status == 0 && result.stderr.isEmpty, "\(shell): \(result.stderr)")
         return result.stdout
     }

@@ -53,6 +53,30 @@ import Glibc
         }
     }
 
+    /// `omr-route` follows the namespace's routing table by netlink: the route added closes the problem and
+    /// deleted opens it again, with the backstop an hour away.
+    @Test func theHealthMonitorFollowsTheOMRRouteByNetlink() async throws {
+        guard getuid() == 0 else { throw TestKitError("this test needs root (network namespaces); make test runs as root") }
+        try await TestNetwork.with { net in
+            try await withDaemon { env throws in
+                try await env.startSimulator(["wpan0"], extra: ["--infra-interface", "lan0"])
+                try await env.startDaemon(try env.configuration("health-interval = 3600\n"), namespace: net.router)
+                let seen = try await HealthTests.problemSignals(env)
+                let agent = BorderRouterAgent(connection: env.client, interfaceName: "wpan0")
+                let omr = try #require(try await agent.read(.onMeshPrefixes).first { $0.isOMR }?.prefix, "otbr-sim publishes an OMR prefix")
+                try await eventually("omr-route is open: no route in tbrd's namespace", timeout: .seconds(30)) {
+                    try await HealthTests.problems(env).rows.contains { $0["check"] as? String == "omr-route" && $0["subject"] as? String == "wpan0" }
+                }
+                try await TestNetwork.must(["-n", net.router, "-6", "route", "add", omr.description, "dev", "wpan0"])
+                try await eventually("the route added closes it", timeout: .seconds(30)) { HealthTests.saw(seen, "ProblemClosed", "wpan0", "omr-route") }
+                try await TestNetwork.must(["-n", net.router, "-6", "route", "del", omr.description, "dev", "wpan0"])
+                try await eventually("the route deleted opens it again", timeout: .seconds(30)) {
+                    HealthTests.saw(seen, "ProblemOpened", "wpan0", "omr-route")
+                }
+            }
+        }
+    }
+
     /// A router on another host (otbr-sim's REST API in the same namespace, on a bus tbrd does not see):
     /// the LAN interface of the default route must take /64 Route Information Options.
     func checkRouteInformation(_ net: TestNetwork, _ env: DaemonEnvironment) async throws {

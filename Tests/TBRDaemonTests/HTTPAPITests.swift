@@ -316,6 +316,8 @@ import HTTPAPIRouting
         "post /api/v1/structures/{name}/commissioning": "PrepareMatterCommissioning",
         "delete /api/v1/structures/{name}/commissioning/{session}": "CancelMatterCommissioning", "get /api/v1/events": "EpskcEvents",
         "get /api/v1/openapi.json": "ApiInfo", "get /api/v1/health": "Problems", "get /api/v1/health/history": "ProblemHistory",
+        // The metrics are the health monitor's readings, which group tbrd reads over D-Bus as HealthSamples.
+        "get /api/v1/metrics": "HealthSamples",
     ]
 
     /// The two authorization decisions agree: an operation a `read` token may call is exactly one whose

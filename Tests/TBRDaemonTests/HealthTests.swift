@@ -31,6 +31,47 @@ import Testing
         return (r.status, rows)
     }
 
+    /// `tbrctl --json health history`: the problems and the samples.
+    static func history(_ env: DaemonEnvironment, _ arguments: [String]) async throws -> (problems: [[String: Any]], samples: [[String: Any]]) {
+        let r = try await HTTPAPITests.tbrctl(env, ["--json", "health", "history"] + arguments)
+        #expect(r.status == 0, "\(r.stderr)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any], "\(r.stderr)")
+        return (try #require(object["problems"] as? [[String: Any]]), try #require(object["samples"] as? [[String: Any]]))
+    }
+
+    /// Whether `seen` holds `member` about `subject` and `check`.
+    static func saw(_ seen: Locked<[[String]]>, _ member: String, _ subject: String, _ check: String) -> Bool {
+        seen.withLock { s in s.contains { $0.count >= 3 && $0[0] == member && $0[1] == subject && $0[2] == check } }
+    }
+
+    /// Two routers of one structure on one network that are two partitions (two otbr-sims each lead its
+    /// own: they are not in radio range) open `partition` on both once they share the structure, and it
+    /// closes when one leaves the structure. The backstop is an hour: only the structure's change can
+    /// have caused either.
+    @Test func routersOfAStructureInTwoPartitionsOpenPartition() async throws {
+        try await withDaemon { env throws in
+            try await env.startSimulator(["wpan0", "wpan1"])
+            try await env.startDaemon(try env.configuration("health-interval = 3600\n"))
+            let seen = try await Self.problemSignals(env)
+            for router in ["wpan0", "wpan1"] {
+                try await eventually("\(router) leads") { try await RouterRecoveryTests.role(env, router) == "leader" }
+            }
+            _ = try await PolicyEnforcementTests.home(env, ["wpan0", "wpan1"])
+            try await eventually("partition opens on both", timeout: .seconds(30)) {
+                Self.saw(seen, "ProblemOpened", "wpan0", "partition") && Self.saw(seen, "ProblemOpened", "wpan1", "partition")
+            }
+            let open = try await Self.problems(env)
+            let partition = try #require(open.rows.first { $0["check"] as? String == "partition" && $0["subject"] as? String == "wpan0" })
+            let message = partition["message"] as? String ?? ""
+            #expect(message.contains("wpan1 in partition 0x") && message.contains("of Home"), "\(message)")
+
+            _ = try await env.manager.call("RemoveBorderRouter", [.string("Home"), .string("wpan1")])
+            try await eventually("partition closes", timeout: .seconds(30)) {
+                Self.saw(seen, "ProblemClosed", "wpan0", "partition") && Self.saw(seen, "ProblemClosed", "wpan1", "partition")
+            }
+        }
+    }
+
     @Test func aRouterThatStopsLeadingOpensRouterLostAndLeadingAgainClosesIt() async throws {
         try await withDaemon { env throws in
             try await env.startSimulator(["wpan0"])
@@ -75,10 +116,16 @@ import Testing
             // The history keeps them, closed, across a restart of tbrd.
             #expect(await env.stopDaemon() == 0)
             try await env.startDaemon(try env.configuration("http-listen = 127.0.0.1:0\n"))
-            let history = try await Self.problems(env, ["history", "--router", "wpan0", "--since", "1h"])
-            #expect(history.status == 0)
-            let lostRows = history.rows.filter { $0["check"] as? String == "router-lost" }
+            let history = try await Self.history(env, ["--router", "wpan0", "--since", "1h"])
+            let lostRows = history.problems.filter { $0["check"] as? String == "router-lost" }
             #expect(lostRows.count == 1 && lostRows.allSatisfy { $0["closedAt"] is String && $0["openedAt"] is String }, "\(lostRows)")
+            // The samples say what the role did: leader, then less, then leader again.
+            let states = history.samples.compactMap { $0["state"] as? String }
+            #expect(states.first == "leader" && states.contains("detached") && states.last == "leader", "\(history.samples)")
+            #expect(history.samples.allSatisfy { $0["subject"] as? String == "wpan0" && $0["at"] is String })
+            #expect(history.samples.contains { $0["partition"] is Int && $0["routers"] is Int && $0["children"] is Int }, "\(history.samples)")
+            let timeline = try await HTTPAPITests.tbrctl(env, ["health", "history", "-d", "wpan0"])
+            #expect(timeline.status == 0 && timeline.stdout.contains("role detached") && timeline.stdout.contains("opened router-lost"), "\(timeline.stdout)")
             let usage = try await HTTPAPITests.tbrctl(env, ["health", "--since", "1h"])
             #expect(usage.status == 64, "--since goes with history: \(usage.stderr)")
         }

@@ -17,13 +17,16 @@ struct Health: ControlCommand {
             Problems about the host (avahi, firewall) have the subject host.
 
             Without a word: the open problems, oldest first; exit 1 when there is one. history: the problems \
-            open at some moment in the last --since (default 24h; 30m, 12h, 7d or seconds), of --router \
-            (-d) only (host: the host's problems); closed ones are kept health-retention days. watch: each problem as it \
-            opens and closes, until interrupted.
+            open at some moment in the last --since (default 24h; 30m, 12h, 7d or seconds) and what \
+            changed about each router (role, partition, router and child counts) and Matter node \
+            (availability), as one timeline, of --router (-d) only (host: the host's problems; node N: a \
+            Matter node's); history is kept health-retention days. watch: each problem as it opens and \
+            closes, until interrupted.
 
             With --json: an array of {id, subject, check, message, fix, openedAt, closedAt} (times in ISO \
-            8601 UTC, closedAt null while open); watch prints one object a line: {event (opened or closed), \
-            id, subject, check, message, fix}. Exit status: 0; 1 a problem is open (without a word); 64; 69 \
+            8601 UTC, closedAt null while open); history prints {problems: [those], samples: [{at, subject, \
+            and what changed of state, partition, routers, children}]}; watch prints one object a line: \
+            {event (opened or closed), id, subject, check, message, fix}. Exit status: 0; 1 a problem is open (without a word); 64; 69 \
             no tbrd.
             """)
     static let arguments: [ArgumentSpec] = [
@@ -97,25 +100,63 @@ struct Health: ControlCommand {
             }
             return .success
         }
+        if view == .history { return try await history(in: context) }
         let rows = try await RouterSession.withTbrd(context, for: "'health'") { tbrd in
-            try await tbrd.problems(history: view == .history, seconds: seconds, router: router)
+            try await tbrd.problems(history: false, seconds: seconds, router: router)
         }
         let lines = rows.map(Self.problem)
         if context.json {
             try context.writeJSON(lines)
         } else if lines.isEmpty {
-            context.write(view == .history ? "no problem in that time" : "no open problem")
+            context.write("no open problem")
         } else {
-            let header = view == .history ? ["SUBJECT", "CHECK", "OPENED", "CLOSED", "MESSAGE"] : ["SUBJECT", "CHECK", "SINCE", "MESSAGE", "FIX"]
             context.write(
                 TextTable.render(
-                    header: header,
-                    rows: lines.map {
-                        view == .history
-                            ? [$0.subject, $0.check, $0.openedAt.description, $0.closedAt?.description ?? "open", $0.message]
-                            : [$0.subject, $0.check, $0.openedAt.description, $0.message, $0.fix]
-                    }))
+                    header: ["SUBJECT", "CHECK", "SINCE", "MESSAGE", "FIX"],
+                    rows: lines.map { [$0.subject, $0.check, $0.openedAt.description, $0.message, $0.fix] }))
         }
-        return view == .now && !rows.isEmpty ? .failure : .success
+        return rows.isEmpty ? .success : .failure
+    }
+
+    /// `history`: problems and samples, as one document (`--json`) or one timeline.
+    private func history(in context: CommandContext) async throws -> ExitCode {
+        let (problemRows, sampleRows) = try await RouterSession.withTbrd(context, for: "'health history'") { tbrd in
+            (try await tbrd.problems(history: true, seconds: seconds, router: router), try await tbrd.samples(seconds: seconds, router: router))
+        }
+        let history = HealthHistory(problems: problemRows.map(Self.problem), samples: sampleRows.map(Self.sample))
+        if context.json {
+            try context.writeJSON(history)
+            return .success
+        }
+        guard !history.problems.isEmpty || !history.samples.isEmpty else {
+            context.write("nothing happened in that time")
+            return .success
+        }
+        var events: [(at: Double, row: [String])] = history.samples.map { ($0.at.secondsSinceEpoch, [$0.at.description, $0.subject, Self.describe($0)]) }
+        for p in history.problems {
+            events.append((p.openedAt.secondsSinceEpoch, [p.openedAt.description, p.subject, "opened \(p.check): \(p.message)"]))
+            if let closed = p.closedAt { events.append((closed.secondsSinceEpoch, [closed.description, p.subject, "closed \(p.check)"])) }
+        }
+        let rows = events.sorted { $0.at < $1.at }.map(\.row)
+        context.write(TextTable.render(header: ["TIME", "SUBJECT", "WHAT"], rows: rows))
+        return .success
+    }
+
+    /// A sample row as the document (`-1` and `""`: did not change).
+    static func sample(_ row: SampleRow) -> HealthSample {
+        HealthSample(
+            at: WallTime(secondsSinceEpoch: row.at), subject: row.subject, state: row.state.isEmpty ? nil : row.state,
+            partition: row.partition >= 0 ? UInt32(truncatingIfNeeded: row.partition) : nil, routers: row.routers >= 0 ? Int(row.routers) : nil,
+            children: row.children >= 0 ? Int(row.children) : nil)
+    }
+
+    /// `role leader, partition 0x1a2b3c4d, 3 routers, 2 children`.
+    static func describe(_ s: HealthSample) -> String {
+        var parts: [String] = []
+        if let state = s.state { parts.append(s.subject.hasPrefix("node ") ? state : "role \(state)") }
+        if let partition = s.partition { parts.append("partition " + HealthSample.partitionText(partition)) }
+        if let routers = s.routers { parts.append(routers == 1 ? "1 router" : "\(routers) routers") }
+        if let children = s.children { parts.append(children == 1 ? "1 child" : "\(children) children") }
+        return parts.joined(separator: ", ")
     }
 }

@@ -16,6 +16,13 @@ extension TbrdBackend {
         return rows
     }
 
+    /// `HealthSamples(seconds, router)`.
+    func samples(seconds: Double, router: String?) async throws -> [SampleRow] {
+        let reply = try await call(manager, Manager.healthSamples.name, [.double(seconds), .string(router ?? "")], doing: "reading tbrd's health history")
+        guard let first = reply.first, let rows = try? [SampleRow](dbusValue: first) else { throw ControlError.failure("tbrd sent an unexpected reply") }
+        return rows
+    }
+
     /// Calls `onChange` with each problem opened (`true`) or closed until tbrd goes away or it returns false.
     func watchProblems(_ onChange: (Bool, ProblemRow) throws -> Bool) async throws {
         let signals: SignalStream

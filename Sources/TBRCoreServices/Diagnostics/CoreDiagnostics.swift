@@ -60,6 +60,16 @@ package actor CoreDiagnostics: DiagnosticsCore {
         }
     }
 
+    /// The doctor's checks of router `id` and this host, and what they read about its mesh, for the health
+    /// monitor; nil when tbrd does not know the router.
+    package func healthReading(_ id: DeviceID) async -> (checks: [DoctorCheck], observation: RouterObservation)? {
+        guard let summary = try? await routers.summary(id) else { return nil }
+        async let host = hostFacts()
+        let router = await routerFacts(summary)
+        let checks = Doctor.checks(router, host: await host).map { DoctorCheck(id: $0.id, status: $0.status, message: $0.message, fix: $0.fix) }
+        return (checks, RouterObservation(router, structure: (try? await structures.structure(containing: id))??.name))
+    }
+
     private func diagnosedRouter(_ text: String) async throws -> DeviceID {
         guard text.isEmpty else { return try await routers.resolve(text) }
         let ids = await service.deviceIDs()

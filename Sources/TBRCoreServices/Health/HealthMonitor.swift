@@ -1,4 +1,5 @@
 package import BorderRouterService
+import HostNetwork
 import OpenThreadBR
 package import Store
 package import TBRCore
@@ -29,6 +30,19 @@ package actor HealthMonitor {
     /// Routers being checked now, and those to check again once that ends (a change meanwhile).
     private var checking: Set<DeviceID> = []
     private var again: Set<DeviceID> = []
+    /// What the last reading of each router found (the history records changes from it; `partition`
+    /// compares the routers of a structure by it).
+    var observations: [DeviceID: RouterObservation] = [:]
+    /// The routers whose `_meshcop._udp` service mDNS showed since their agent last came up.
+    private var meshcopSeen: Set<DeviceID> = []
+    /// Structures created, deleted or given other routers (`partition` compares a structure's routers).
+    private let structureChanges: EventStream<StructureChange>
+    /// ePSKc sessions as they start and end, counted by how they ended for the metrics.
+    private let epskcEvents: EventStream<EpskcEvent>
+    /// ePSKc sessions ended since tbrd started, by reason.
+    var epskcEnds: [String: Int] = [:]
+    /// The most bytes the database's used pages may reach by the history's samples: the oldest go first.
+    package static let historyBound = 64 << 20
 
     /// The checks about this host rather than the router they were run with.
     package static let hostChecks: Set<String> = ["thread-networks", "firewall", "avahi"]
@@ -47,6 +61,8 @@ package actor HealthMonitor {
         self.backstop = backstop
         self.retention = retention
         self.calls = calls
+        self.structureChanges = diagnostics.structures.changes(bufferLimit: 256)
+        self.epskcEvents = service.epskcEvents(bufferLimit: 256)
     }
 
     /// Watches until tbrd stops: each router's role and presence, routers added and removed, and the
@@ -54,8 +70,12 @@ package actor HealthMonitor {
     package func run() async {
         await withDiscardingTaskGroup { group in
             group.addTask { await self.backstopPasses() }
+            group.addTask { await self.followRoutes() }
+            group.addTask { await self.followBorderAgents() }
+            group.addTask { await self.followStructures() }
+            group.addTask { await self.countEpskcEnds() }
             group.addTask {
-                await followEveryRouter(of: self.service, removed: { id in await self.closeAll(of: id.rawValue) }) { id in await self.follow(id) }
+                await followEveryRouter(of: self.service, removed: { id in await self.forget(id) }) { id in await self.follow(id) }
             }
         }
     }
@@ -84,13 +104,76 @@ package actor HealthMonitor {
 
     private static func isRouter(_ role: DeviceRole?) -> Bool { role == .router || role == .leader }
 
+    /// Every router again on each burst of IPv6 route changes from the kernel (`omr-route` follows the
+    /// host's routing table); nothing when netlink cannot be followed (the backstop remains).
+    private func followRoutes() async {
+        guard let changes = RouteMonitor.changes() else {
+            logger.warning("the kernel's route changes cannot be followed: omr-route is checked by the timed pass only")
+            return
+        }
+        for await _ in changes {
+            for id in await service.deviceIDs() { await evaluate(id) }
+        }
+    }
+
+    /// Every router again when a structure changes: routers joining or leaving it (`partition`), its
+    /// preferred network (`structure-network`), its policy's status (`nat64`, `internet-access-policy`).
+    private func followStructures() async {
+        for await _ in structureChanges {
+            for id in await service.deviceIDs() { await evaluate(id) }
+        }
+    }
+
+    private func countEpskcEnds() async {
+        for await event in epskcEvents {
+            if case .deactivated(let e) = event { epskcEnds[e.reason.rawValue, default: 0] += 1 }
+        }
+    }
+
+    /// `meshcop-published` of every router on each change of what mDNS shows.
+    private func followBorderAgents() async {
+        while !Task.isCancelled {
+            await diagnostics.borderAgents.changed.wait()
+            guard !Task.isCancelled else { return }
+            for summary in await service.routerSummaries() { await checkMeshcop(summary) }
+        }
+    }
+
+    /// Opens or closes `meshcop-published` of one router by what mDNS shows now.
+    private func checkMeshcop(_ summary: BorderRouterSummary) async {
+        let id = summary.id
+        guard summary.isOnline else {
+            meshcopSeen.remove(id)
+            return
+        }
+        var published: Bool?
+        if let baID = summary.borderAgentID, let agents = diagnostics.borderAgents.all {
+            published = agents.contains { $0.txt.borderAgentID == baID }
+        }
+        if published == true { meshcopSeen.insert(id) }
+        guard let check = HealthChecks.meshcopPublished(id.rawValue, online: true, published: published, seenSinceUp: meshcopSeen.contains(id))
+        else { return }
+        await apply(check, subject: id.rawValue)
+    }
+
+    /// A router removed from tbrd: its problems close and its readings are forgotten.
+    private func forget(_ id: DeviceID) async {
+        observations[id] = nil
+        meshcopSeen.remove(id)
+        await closeAll(of: id.rawValue)
+        await checkPartitions()
+    }
+
     /// Every router and the host, every ``backstop``; closed problems older than ``retention`` pruned.
     private func backstopPasses() async {
         while !Task.isCancelled {
             do { try await clock.sleep(for: backstop) } catch { return }
             for id in await service.deviceIDs() { await evaluate(id) }
-            do { try await store.pruneProblems(closedBefore: clock.wallTime() - retention) } catch {
-                logger.warning("old problems could not be pruned", [("error", "\(error)")])
+            do {
+                try await store.pruneProblems(closedBefore: clock.wallTime() - retention)
+                try await store.pruneSamples(before: clock.wallTime() - retention)
+            } catch {
+                logger.warning("old history could not be pruned", [("error", "\(error)")])
             }
         }
     }
@@ -105,16 +188,56 @@ package actor HealthMonitor {
         defer { checking.remove(id) }
         repeat {
             again.remove(id)
-            guard let checks = try? await diagnostics.doctorChecks(id.rawValue) else { return }
+            guard let (checks, observation) = await diagnostics.healthReading(id) else { return }
             for check in checks {
-                let subject = Self.hostChecks.contains(check.id) ? HealthProblem.host : id.rawValue
-                if check.status == .fail {
-                    await open(subject: subject, check: check.id, message: check.message, fix: check.fix)
-                } else {
-                    await close(subject: subject, check: check.id)
-                }
+                await apply(check, subject: Self.hostChecks.contains(check.id) ? HealthProblem.host : id.rawValue)
             }
+            await record(observation, of: id)
+            if let summary = await service.routerSummaries().first(where: { $0.id == id }) { await checkMeshcop(summary) }
         } while again.contains(id)
+    }
+
+    private func apply(_ check: DoctorCheck, subject: String) async {
+        if check.status == .fail {
+            await open(subject: subject, check: check.id, message: check.message, fix: check.fix)
+        } else {
+            await close(subject: subject, check: check.id)
+        }
+    }
+
+    private func apply(_ check: DiagnosticCheck, subject: String) async {
+        await apply(DoctorCheck(id: check.id, status: check.status, message: check.message, fix: check.fix), subject: subject)
+    }
+
+    /// Keeps router `id`'s reading, appends to the history what changed, and compares the partitions of
+    /// the routers of each structure again.
+    private func record(_ observation: RouterObservation, of id: DeviceID) async {
+        let before = observations[id]
+        observations[id] = observation
+        if let change = observation.sample(since: before, subject: id.rawValue) {
+            let record = HealthSampleRecord(
+                at: 0, subject: change.subject, state: change.state, partition: change.partition, routers: change.routers, children: change.children)
+            do { try await store.appendSample(record, sizeBound: Self.historyBound) } catch {
+                logger.warning("a health sample could not be recorded", [("router", id.rawValue), ("error", "\(error)")])
+            }
+        }
+        if before?.partitionID != observation.partitionID || before?.structure != observation.structure
+            || before?.network != observation.network || before?.role != observation.role || before?.online != observation.online
+        {
+            await checkPartitions()
+        }
+    }
+
+    /// `partition` of every router by the readings kept.
+    private func checkPartitions() async {
+        let peers = observations.map { (id: $0.key.rawValue, observation: $0.value) }
+        for (id, observation) in peers {
+            if let check = HealthChecks.partition(id, observation, peers: peers) {
+                await apply(check, subject: id)
+            } else {
+                await close(subject: id, check: "partition")
+            }
+        }
     }
 
     private func open(subject: String, check: String, message: String, fix: String) async {
@@ -158,9 +281,27 @@ extension HealthMonitor: HealthCore {
     }
 
     package func problemHistory(seconds: Double?, router: String?) async throws -> [HealthProblem] {
-        var subject = router
-        if let router, router != HealthProblem.host, let id = await service.resolveRouter(router) { subject = id.rawValue }
+        let subject = await historySubject(router)
         let since = seconds.map { clock.wallTime() - $0 } ?? 0
         do { return try await store.problems(since: since, subject: subject).map(Self.problem) } catch { throw ServiceError.core(error) }
+    }
+
+    package func samples(seconds: Double?, router: String?) async throws -> [HealthSample] {
+        let subject = await historySubject(router)
+        let since = seconds.map { clock.wallTime() - $0 } ?? 0
+        do {
+            return try await store.samples(since: since, subject: subject).map {
+                HealthSample(
+                    at: WallTime(secondsSinceEpoch: $0.at), subject: $0.subject, state: $0.state, partition: $0.partition, routers: $0.routers,
+                    children: $0.children)
+            }
+        } catch { throw ServiceError.core(error) }
+    }
+
+    /// The subject a history is asked of: a router's id however it was named, or the word as given
+    /// (`host`, `node N`, a router removed since).
+    private func historySubject(_ router: String?) async -> String? {
+        guard let router, router != HealthProblem.host else { return router }
+        return await service.resolveRouter(router)?.rawValue ?? router
     }
 }

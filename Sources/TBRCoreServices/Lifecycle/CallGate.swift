@@ -7,6 +7,7 @@ package final class CallGate: Sendable {
     private struct State {
         var isOpen = true
         var inFlight = 0
+        var served: UInt64 = 0
         var nextWaiter: UInt64 = 0
     }
 
@@ -19,12 +20,15 @@ package final class CallGate: Sendable {
 
     /// Calls being served now.
     package var inFlight: Int { state.withLock { $0.inFlight } }
+    /// Calls admitted since tbrd started, by every adapter.
+    package var served: UInt64 { state.withLock { $0.served } }
 
     /// Admits a call; false once the gate is closed.
     package func enter() -> Bool {
         state.withLock { s in
             guard s.isOpen else { return false }
             s.inFlight += 1
+            s.served &+= 1
             return true
         }
     }
