@@ -214,7 +214,7 @@ let package = Package(
             name: "TBRHTTPAdapter",
             dependencies: ["TBRCore", "TBRDocuments", "HTTPMessages", "HTTPAPIRouting", "MeshCoP", "TBRFoundation"],
             // The web page (docs/http-api.md), compiled into tbrd: no files to install, nothing fetched.
-            resources: [.embedInCode("Web/index.html"), .embedInCode("Web/app.js"), .embedInCode("Web/commission.js"), .embedInCode("Web/app.css")],
+            resources: [.embedInCode("Web/index.html"), .embedInCode("Web/app.js"), .embedInCode("Web/commission.js"), .embedInCode("Web/health.js"), .embedInCode("Web/app.css")],
             swiftSettings: strict),
 
         // MARK: thin executables

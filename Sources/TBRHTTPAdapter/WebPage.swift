@@ -1,6 +1,6 @@
 import HTTPMessages
 
-/// The web page tbrd serves at `/` with the HTTPS API: four files compiled into tbrd from
+/// The web page tbrd serves at `/` with the HTTPS API: five files compiled into tbrd from
 /// `Sources/TBRHTTPAdapter/Web` (SwiftPM `embedInCode`), no outside build tool, no CDN. They hold no data and
 /// are served without a token; the page signs in with a token and every API request it makes carries
 /// it (docs/http-api.md, "The web page").
@@ -11,6 +11,7 @@ enum WebPage {
         case "/", "/index.html": ("text/html; charset=utf-8", PackageResources.index_html)
         case "/app.js": ("text/javascript; charset=utf-8", PackageResources.app_js)
         case "/commission.js": ("text/javascript; charset=utf-8", PackageResources.commission_js)
+        case "/health.js": ("text/javascript; charset=utf-8", PackageResources.health_js)
         case "/app.css": ("text/css; charset=utf-8", PackageResources.app_css)
         default: nil
         }

@@ -37,6 +37,11 @@ import Testing
                 try await browser.waitFor(
                     "/^\\d{3} \\d{3} \\d{3}$/.test(document.getElementById('epskc-key').textContent) && /\\d+ s left/.test(document.getElementById('epskc-countdown').textContent)",
                     "the key and its countdown")
+                // The countdown is a timer outside any live region: a screen reader does not read it out every 250 ms.
+                #expect(
+                    try await browser.evaluate(
+                        "(() => { const c = document.getElementById('epskc-countdown'); return c.getAttribute('role') === 'timer' && !c.closest('[aria-live]:not([aria-live=off])'); })()")
+                        as? Bool == true)
                 let key = try #require(try await browser.evaluate("document.getElementById('epskc-key').textContent") as? String)
                 env.secrets.append(key.filter(\.isNumber))
                 #expect(try await env.journal().last?.2 == "activated")
@@ -50,9 +55,23 @@ import Testing
                 // The policy: changed from the page, answered once the routers' states are about it.
                 try await browser.evaluate(
                     "const p = document.querySelector('[data-structure=\"Home\"]'); p.querySelector('select').value = 'none'; p.querySelector('button[type=submit]').click()")
+                #expect(
+                    try await browser.evaluate("[...document.querySelectorAll('[data-structure=\"Home\"] option')].map(o => o.textContent).join('|')") as? String
+                        == "Not set|No internet access|Full internet access|NAT64 only|DHCPv6-PD only", "words a person reads")
                 try await browser.waitFor(
-                    "document.querySelector('[data-structure=\"Home\"] [role=status]').textContent === 'Internet access is none'", "the new policy")
+                    "document.querySelector('[data-structure=\"Home\"] [role=status]').textContent === 'Internet access: No internet access'", "the new policy")
+                // The routers' rows follow the policy events: wpan0 does not stay pending.
+                try await browser.waitFor("document.querySelector('[data-structure=\"Home\"] li[data-router=\"wpan0\"][data-state=\"applied\"]')", "wpan0 applied")
                 try await browser.screenshot("web-5-policy")
+
+                // The Health panel: the demo dataset's well-known key is an open problem, and wpan0 has a lane
+                // in the timeline with its role.
+                try await browser.waitFor("document.querySelector('#health-problems [data-problem=\"wpan0 network-key\"]')", "the open problem")
+                try await browser.waitFor(
+                    "document.querySelector('#timeline svg g[data-router=\"wpan0\"] rect[data-role=\"leader\"]') && document.querySelector('#timeline svg').getAttribute('aria-label').startsWith('wpan0: leader')",
+                    "wpan0's lane in the timeline")
+                try await browser.evaluate("document.getElementById('health').scrollIntoView()")
+                try await browser.screenshot("web-8-health")
 
                 // The mesh as a picture (Graphviz's SVG, fetched with the token), and the doctor's checks.
                 let control = env.simulatorControl("wpan0")

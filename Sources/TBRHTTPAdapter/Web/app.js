@@ -44,10 +44,10 @@ async function signIn(candidate) {
   }
   sessionStorage.setItem("tbrd-token", token);
   $("signin").hidden = true;
-  for (const id of ["routers", "structures", "commission", "events"]) $(id).hidden = false;
+  for (const id of ["routers", "health", "structures", "commission", "events"]) $(id).hidden = false;
   $("signout").hidden = false;
   $("who").textContent = "Signed in";
-  await Promise.all([showRouters(), showStructures()]);
+  await Promise.all([showRouters(), showStructures(), showHealth()]);
   followEvents();
   $("router-rows").querySelector("button")?.focus();
 }
@@ -181,7 +181,13 @@ async function stopKey() {
   try { await api("DELETE", "routers/" + encodeURIComponent(epskc.router) + "/epskc"); } catch (e) { $("epskc-end").textContent = e.message; }
 }
 
-const options = ["unspecified", "none", "all", "nat64Only", "dhcpv6PdOnly"];
+// The internet-access options: the API's word and what a person reads.
+const options = [
+  ["unspecified", "Not set"], ["none", "No internet access"], ["all", "Full internet access"],
+  ["nat64Only", "NAT64 only"], ["dhcpv6PdOnly", "DHCPv6-PD only"],
+];
+const optionLabel = (word) => (options.find((o) => o[0] === word) || [word, word])[1];
+const policyViews = new Map(); // structure name → render(rows)
 
 async function showStructures() {
   const list = $("structure-list");
@@ -199,23 +205,25 @@ function structurePanel(s) {
   const id = "policy-" + s.name.replace(/[^A-Za-z0-9]/g, "_");
   form.append(text("label", "Internet access", { for: id }));
   const select = text("select", null, { id });
-  for (const o of options) {
-    const opt = text("option", o, { value: o });
-    if (o === s.settings.internetAccessOption) opt.selected = true;
+  for (const [word, label] of options) {
+    const opt = text("option", label, { value: word });
+    if (word === s.settings.internetAccessOption) opt.selected = true;
     select.append(opt);
   }
   form.append(select, text("button", "Apply", { type: "submit" }));
   const status = text("p", null, { role: "status" });
   const table = text("ul");
-  const render = (rows) => table.replaceChildren(...rows.map((r) => text("li", r.id + ": " + r.state + (r.detail ? " (" + r.detail + ")" : ""))));
+  const render = (rows) => table.replaceChildren(...rows.map((r) =>
+    text("li", r.id + ": " + r.state + (r.detail ? " (" + r.detail + ")" : ""), { "data-router": r.id, "data-state": r.state })));
   render(s.policy);
+  policyViews.set(s.name, render);
   form.addEventListener("submit", async (ev) => {
     ev.preventDefault();
     status.textContent = "Applying…";
     try {
       const p = await api("PUT", "structures/" + encodeURIComponent(s.name) + "/policy", { internetAccessOption: select.value });
       render(p.routers);
-      status.textContent = "Internet access is " + p.internetAccessOption;
+      status.textContent = "Internet access: " + optionLabel(p.internetAccessOption);
     } catch (e) {
       status.textContent = "Not changed: " + e.message;
     }
@@ -229,7 +237,8 @@ function logEvent(name, data) {
   let line = name;
   if (name === "epskc") line = data.router + " " + (data.event === "epskcModeActivated" ? "key started" : "key ended: " + data.reason);
   else if (name === "router") line = data.router + (data.online ? " online" : " offline");
-  else if (name === "policy") line = data.structure + " internet access " + data.internetAccessOption;
+  else if (name === "policy") line = data.structure + " internet access: " + optionLabel(data.internetAccessOption);
+  else if (name === "problem") line = (data.event === "opened" ? "problem " : "solved ") + data.problem.subject + " " + data.problem.check;
   else if (name === "commissioning") line = data.structure + " commissioning: " + data.stage;
   list.prepend(text("li", line));
   while (list.children.length > 20) list.lastChild.remove();
@@ -267,6 +276,8 @@ async function followEvents() {
           logEvent(name, parsed);
           if (name === "epskc" && parsed.event === "epskcModeDeactivated") keyEnded(parsed.router, parsed.reason);
           if (name === "router") showRouters().catch(() => {});
+          if (name === "policy") policyViews.get(parsed.structure)?.(parsed.routers);
+          if (name === "problem" || name === "router") showHealth().catch(() => {});
           if (name === "commissioning") {
             recentStages.push(parsed);
             if (recentStages.length > 100) recentStages.shift();
