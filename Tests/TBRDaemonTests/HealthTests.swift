@@ -72,6 +72,38 @@ import Testing
         }
     }
 
+    /// A Matter node the Matter server reports unavailable opens `matter-unavailable` naming the node, its
+    /// room and what is open on the structure's routers; available again, it closes, and the history has
+    /// both. tbrd does not follow the server's events (docs/operations.md): it looks at each router
+    /// change and at the backstop, here every 10 s (its least).
+    @Test func aMatterNodeTheServerCannotReachOpensMatterUnavailable() async throws {
+        try await withDaemon { env throws in
+            let rig = try await CommissioningRig.start(env, matterSim: CommissioningTests.simulated, extra: "health-interval = 10\n")
+            let sim = try #require(rig.matterSim)
+            _ = try await HTTPAPITests.tbrctl(env, ["structure", "room", "add", "Home", "Kitchen"])
+            let code = CommissioningRig.code(discriminator: 100)
+            env.secrets.append(code)
+            let commissioned = try await HTTPAPITests.tbrctl(env, ["matter", "commission", "--structure", "Home", "--name", "Lamp", "--room", "Kitchen", code])
+            #expect(commissioned.status == 0, "\(commissioned.stderr)")
+            let controller = try await MatterController.connect(sim.url)
+            defer { Task { await controller.close() } }
+            let node = try #require(try await controller.nodeIDs().first)
+            let seen = try await Self.problemSignals(env)
+
+            try await controller.command("sim_set_available", #"{"node_id": \#(node), "available": false}"#)
+            try await eventually("matter-unavailable opens", timeout: .seconds(30)) { Self.saw(seen, "ProblemOpened", "node \(node)", "matter-unavailable") }
+            let open = try #require(try await Self.problems(env).rows.first { $0["check"] as? String == "matter-unavailable" })
+            let message = open["message"] as? String ?? ""
+            #expect(message.contains("Matter node \(node) (\"Lamp\" in Kitchen) of Home is unavailable") && message.contains("wpan0 network-key"), "\(message)")
+
+            try await controller.command("sim_set_available", #"{"node_id": \#(node), "available": true}"#)
+            try await eventually("and closes", timeout: .seconds(30)) { Self.saw(seen, "ProblemClosed", "node \(node)", "matter-unavailable") }
+            let history = try await Self.history(env, ["--router", "node \(node)"])
+            // The first look may come after the node went (the backstop had not passed): it ends unavailable, then available.
+            #expect(history.samples.compactMap { $0["state"] as? String }.suffix(2) == ["unavailable", "available"], "\(history.samples)")
+        }
+    }
+
     @Test func aRouterThatStopsLeadingOpensRouterLostAndLeadingAgainClosesIt() async throws {
         try await withDaemon { env throws in
             try await env.startSimulator(["wpan0"])

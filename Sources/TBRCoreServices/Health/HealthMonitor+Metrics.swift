@@ -8,7 +8,7 @@ import Glibc
 #endif
 
 /// `GET /api/v1/metrics` (issue 49): what the health monitor keeps, as metric families. Nothing here asks
-/// a router: the readings are the monitor's last ones, so a scrape costs what reading memory and one
+/// a router or the Matter server: the readings are the monitor's last ones, so a scrape costs what reading memory and one
 /// query of the problems cost.
 extension HealthMonitor {
     package func metrics() async throws -> [MetricFamily] {
@@ -55,6 +55,11 @@ extension HealthMonitor {
             MetricFamily(
                 "tbrd_epskc_sessions_ended_total", .counter, "ePSKc sessions ended since tbrd started, by reason.",
                 epskcEnds.keys.sorted().map { Sample([Label("reason", $0)], Double(epskcEnds[$0] ?? 0)) }),
+            MetricFamily(
+                "tbrd_matter_nodes", .gauge, "Matter nodes of the structures by whether the Matter server reaches them, at the last look.",
+                nodesAvailable.isEmpty
+                    ? []
+                    : [true, false].map { a in Sample([Label("state", a ? "available" : "unavailable")], Double(nodesAvailable.values.filter { $0 == a }.count)) }),
             MetricFamily("tbrd_calls_total", .counter, "Calls tbrd served since it started, through every API.", [Sample([], Double(calls.served))]),
             MetricFamily("tbrd_resident_memory_bytes", .gauge, "tbrd's resident memory.", [Sample([], Double(Self.residentBytes()))]),
         ]

@@ -35,6 +35,11 @@ package actor HealthMonitor {
     var observations: [DeviceID: RouterObservation] = [:]
     /// The routers whose `_meshcop._udp` service mDNS showed since their agent last came up.
     private var meshcopSeen: Set<DeviceID> = []
+    /// Whether each Matter node the structures hold was available at the last look.
+    var nodesAvailable: [UInt64: Bool] = [:]
+    /// A look at the Matter nodes is under way; another was asked for meanwhile.
+    private var matterChecking = false
+    private var matterAgain = false
     /// Structures created, deleted or given other routers (`partition` compares a structure's routers).
     private let structureChanges: EventStream<StructureChange>
     /// ePSKc sessions as they start and end, counted by how they ended for the metrics.
@@ -99,6 +104,8 @@ package actor HealthMonitor {
                     fix: "tbrctl doctor -d \(id) says what it reads; check its radio and otbr-agent")
             }
             await evaluate(id)
+            // A router that changes is the first suspect when devices go unavailable: look at them too.
+            await checkMatterNodes()
         }
     }
 
@@ -156,6 +163,56 @@ package actor HealthMonitor {
         await apply(check, subject: id.rawValue)
     }
 
+    /// `matter-unavailable` of every Matter node the structures hold, by what the commissioner says now;
+    /// a change of availability is a sample of the history. Nothing without a commissioner or nodes.
+    private func checkMatterNodes() async {
+        guard !matterChecking else {
+            matterAgain = true
+            return
+        }
+        matterChecking = true
+        defer { matterChecking = false }
+        repeat {
+            matterAgain = false
+            guard let nodes = try? await service.matterNodeAvailability() else { return }
+            let held = Set(nodes.map(\.node.nodeID.rawValue))
+            for gone in nodesAvailable.keys where !held.contains(gone) {
+                nodesAvailable[gone] = nil
+                await close(subject: "node \(gone)", check: Self.matterUnavailable)
+            }
+            for (node, available) in nodes { await checkMatterNode(node, available: available) }
+        } while matterAgain
+    }
+
+    private func checkMatterNode(_ node: RecordedMatterNode, available: Bool) async {
+        let id = node.nodeID.rawValue
+        let subject = "node \(id)"
+        if nodesAvailable[id] != available {
+            nodesAvailable[id] = available
+            await append(HealthSampleChange(subject: subject, state: available ? "available" : "unavailable"))
+        }
+        guard !available else {
+            await close(subject: subject, check: Self.matterUnavailable)
+            return
+        }
+        let structure = (try? await diagnostics.structures.structure(id: node.structure)) ?? nil
+        let structureName = structure?.name ?? node.structure.rawValue
+        let routers = structure?.deviceIDs.map(\.rawValue) ?? []
+        let onRouters = ((try? await store.openProblems()) ?? []).filter { routers.contains($0.subject) }
+        let named = [node.name.map { "\"\($0)\"" }, node.room.map { "in \($0)" }].compactMap { $0 }.joined(separator: " ")
+        let suspects =
+            onRouters.isEmpty
+            ? "no router of \(structureName) has an open problem"
+            : "open on the routers of \(structureName) now: " + onRouters.map { "\($0.subject) \($0.check)" }.joined(separator: ", ")
+        await open(
+            subject: subject, check: Self.matterUnavailable,
+            message: "Matter node \(id)\(named.isEmpty ? "" : " (" + named + ")") of \(structureName) is unavailable to the Matter server; \(suspects)",
+            fix: "tbrctl health history shows what changed on the routers before; check the device has power and is in range of a router")
+    }
+
+    /// The check that follows a Matter node the commissioner cannot reach.
+    package static let matterUnavailable = "matter-unavailable"
+
     /// A router removed from tbrd: its problems close and its readings are forgotten.
     private func forget(_ id: DeviceID) async {
         observations[id] = nil
@@ -169,6 +226,7 @@ package actor HealthMonitor {
         while !Task.isCancelled {
             do { try await clock.sleep(for: backstop) } catch { return }
             for id in await service.deviceIDs() { await evaluate(id) }
+            await checkMatterNodes()
             do {
                 try await store.pruneProblems(closedBefore: clock.wallTime() - retention)
                 try await store.pruneSamples(before: clock.wallTime() - retention)
@@ -214,17 +272,20 @@ package actor HealthMonitor {
     private func record(_ observation: RouterObservation, of id: DeviceID) async {
         let before = observations[id]
         observations[id] = observation
-        if let change = observation.sample(since: before, subject: id.rawValue) {
-            let record = HealthSampleRecord(
-                at: 0, subject: change.subject, state: change.state, partition: change.partition, routers: change.routers, children: change.children)
-            do { try await store.appendSample(record, sizeBound: Self.historyBound) } catch {
-                logger.warning("a health sample could not be recorded", [("router", id.rawValue), ("error", "\(error)")])
-            }
-        }
+        if let change = observation.sample(since: before, subject: id.rawValue) { await append(change) }
         if before?.partitionID != observation.partitionID || before?.structure != observation.structure
             || before?.network != observation.network || before?.role != observation.role || before?.online != observation.online
         {
             await checkPartitions()
+        }
+    }
+
+    /// Appends `change` to the history; a failure (a full disk) is logged and the sample lost.
+    private func append(_ change: HealthSampleChange) async {
+        let record = HealthSampleRecord(
+            at: 0, subject: change.subject, state: change.state, partition: change.partition, routers: change.routers, children: change.children)
+        do { try await store.appendSample(record, sizeBound: Self.historyBound) } catch {
+            logger.warning("a health sample could not be recorded", [("subject", change.subject), ("error", "\(error)")])
         }
     }
 
