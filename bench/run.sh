@@ -26,10 +26,12 @@ if [ "$quick" -eq 1 ]; then
         "rest|bench/rest.sh 3"
         "fetch|bench/fetch.sh 3"
         "http|bench/http.sh 3 10 3"
-        "backup|env ROUTERS=8 bench/backup.sh 1")
+        "backup|env ROUTERS=8 bench/backup.sh 1"
+        "health|env ROUTERS=8 IDLE_SECONDS=1 bench/health.sh 2")
 else
   runs=("dbus|bench/dbus.sh" "meshcop|bench/meshcop.sh" "matter|bench/matter.sh" "tbrd|bench/tbrd.sh"
-        "policy|bench/policy.sh" "rest|bench/rest.sh" "fetch|bench/fetch.sh" "http|bench/http.sh" "backup|bench/backup.sh")
+        "policy|bench/policy.sh" "rest|bench/rest.sh" "fetch|bench/fetch.sh" "http|bench/http.sh" "backup|bench/backup.sh"
+        "health|bench/health.sh")
 fi
 
 logs=bench/build/logs

@@ -12,12 +12,12 @@ extension BorderRouterService {
     /// Router `id`'s mesh, every table read fresh from its agent within `limit`.
     /// - Throws: ``DeviceModel/HomeError``: `notFound`, `unavailable` when the agent does not answer (in
     ///   time), the agent's error otherwise.
-    public func meshTopology(of id: DeviceID, within limit: Duration = meshReadLimit) async throws(HomeError) -> MeshTopology {
+    public func meshTopology(of id: DeviceID, within limit: Duration = meshReadLimit, wholeMesh: Bool = true) async throws(HomeError) -> MeshTopology {
         guard let router = routers[id] else { throw HomeError(.notFound, "there is no border router with the id \(id)") }
         let channel = router.channel
         let outcome: TimeLimit.Outcome<MeshTopology>
         do {
-            outcome = try await TimeLimit.run(limit, clock: clock) { try await channel.meshTopology() }
+            outcome = try await TimeLimit.run(limit, clock: clock) { try await channel.meshTopology(wholeMesh: wholeMesh) }
         } catch let error as RouterCallError {
             throw error.homeError("reading the mesh", on: id)
         } catch {

@@ -6,6 +6,8 @@ public import MatterCommissioner
 public import DeviceModel
 public import Firewall
 import OpenThreadBR
+import OpenThreadREST
+import HTTP
 public import TBRFoundation
 
 /// The service core over otbr-agent: finds every agent on a bus and follows them coming and going,
@@ -249,7 +251,8 @@ public actor BorderRouterService: HomeBackend {
         let agent = BorderRouterAgent(
             connection: connection, interfaceName: name, callTimeout: configuration.agentCallTimeout,
             networkTimeout: configuration.agentNetworkTimeout, clock: clock)
-        return (add(id, interfaceName: name, channel: DBusChannel(agent: agent, logger: logger.child("dbus"))), true)
+        let rest = configuration.localREST.url(for: name.rawValue).map { RESTAgent(base: $0, http: HTTPClient(timeout: configuration.restTimeout)) }
+        return (add(id, interfaceName: name, channel: DBusChannel(agent: agent, logger: logger.child("dbus"), rest: rest)), true)
     }
 
     /// Creates, announces and (when the service runs) starts the router `id` reached through `channel`.

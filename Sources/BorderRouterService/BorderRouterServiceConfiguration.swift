@@ -1,3 +1,4 @@
+public import HTTP
 public import TBRFoundation
 public import RouterFleet
 import InternetAccessPolicy
@@ -41,6 +42,9 @@ public struct BorderRouterServiceConfiguration: Sendable {
     public var restPollInterval: Duration = .seconds(5)
     /// How long one REST request may take (`rest-timeout`, default 5 s).
     public var restTimeout: Duration = .seconds(5)
+    /// Where the REST API of each otbr-agent on this host's D-Bus is (`agent-rest`): its network
+    /// diagnostics show the whole mesh, beyond the agent's own neighbours.
+    public var localREST: LocalAgentREST = .automatic
 
     /// The defaults: 250 ms polls, a 250 ms deadline grace, 25 s calls, 120 s network calls, 30 s leave;
     /// policy read back every 60 s, retried from 1 s doubling to 60 s, NAT64 given 10 s.
@@ -73,5 +77,46 @@ public struct BorderRouterServiceConfiguration: Sendable {
     /// The configuration of router `id`: by its interface name when it is one, else ``defaultRouter``.
     public func router(_ id: DeviceID) -> RouterConfiguration {
         (try? ThreadInterfaceName(id.rawValue)).flatMap { routers[$0] } ?? defaultRouter
+    }
+}
+
+/// Where the REST API of an otbr-agent on this host's D-Bus is (`agent-rest` in tbrd.conf).
+public enum LocalAgentREST: Sendable, Hashable {
+    /// None is read: the mesh is the agent's own neighbours and children.
+    case off
+    /// otbr-agent's own default, `http://127.0.0.1:8081`, for every router: used for the one whose
+    /// extended address it answers with, and for no other.
+    case automatic
+    /// A URL by interface name; a router not named has none.
+    case urls([String: HTTPURL])
+
+    /// otbr-agent's default REST address (`--rest-listen-address 127.0.0.1 --rest-listen-port 8081`).
+    public static let agentDefault = try! HTTPURL("http://127.0.0.1:8081")
+
+    /// The URL to try for the agent of `interface`.
+    public func url(for interface: String) -> HTTPURL? {
+        switch self {
+        case .off: nil
+        case .automatic: Self.agentDefault
+        case .urls(let table): table[interface]
+        }
+    }
+
+    /// `auto`, `off`, or `IF=URL` pairs separated by spaces or commas.
+    public init(_ text: String) throws(HTTPURLError) {
+        switch text {
+        case "auto": self = .automatic
+        case "off": self = .off
+        default:
+            var table: [String: HTTPURL] = [:]
+            for pair in text.split(whereSeparator: { $0 == " " || $0 == "," }) {
+                guard let equals = pair.firstIndex(of: "="), equals != pair.startIndex else {
+                    throw HTTPURLError("'\(pair)' is not INTERFACE=URL")
+                }
+                table[String(pair[..<equals])] = try HTTPURL(String(pair[pair.index(after: equals)...]))
+            }
+            guard !table.isEmpty else { throw HTTPURLError("it is auto, off, or INTERFACE=URL pairs") }
+            self = .urls(table)
+        }
     }
 }

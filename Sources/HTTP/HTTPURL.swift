@@ -63,6 +63,6 @@ public struct HTTPURL: Sendable, Hashable, CustomStringConvertible {
 public struct HTTPURLError: Error, Hashable, Sendable, CustomStringConvertible {
     /// What is wrong.
     public let message: String
-    init(_ message: String) { self.message = message }
+    public init(_ message: String) { self.message = message }
     public var description: String { message }
 }

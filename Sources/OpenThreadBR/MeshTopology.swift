@@ -15,12 +15,16 @@ public struct MeshTopology: Hashable, Sendable {
     public var externalRoutes: [ExternalRoute]
     /// The border router itself first, then routers by router id, then children by RLOC16.
     public var nodes: [MeshNode]
+    /// Where the view ends, when it is not the whole mesh: "the agent's own neighbours and children: …"
+    /// with why no more was read; nil when network diagnostics reported the mesh.
+    public var horizon: String?
 
     /// A topology as given; ``nodes`` are put in their order.
     public init(
         partitionID: UInt32?, leaderRouterID: UInt8?, onMeshPrefixes: [OnMeshPrefix], externalRoutes: [ExternalRoute],
-        nodes: [MeshNode]
+        nodes: [MeshNode], horizon: String? = nil
     ) {
+        self.horizon = horizon
         self.partitionID = partitionID
         self.leaderRouterID = leaderRouterID
         self.onMeshPrefixes = onMeshPrefixes

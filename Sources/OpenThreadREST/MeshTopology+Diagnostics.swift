@@ -35,3 +35,31 @@ extension MeshTopology {
             partitionID: d.leaderData?.partitionID, leaderRouterID: leaderID, onMeshPrefixes: [], externalRoutes: [], nodes: nodes)
     }
 }
+
+extension MeshTopology {
+    /// The mesh of a border router read over D-Bus (`tables`: its own neighbours and children, the
+    /// network data) widened by its agent's network diagnostics (`diagnostics`: every router that answered
+    /// and the children each lists). A node both know keeps what the neighbour table measured (age, link
+    /// quality in) and gains what diagnostics add (its parent, its links); nodes only one knows are kept;
+    /// the partition, leader and network data are the D-Bus ones.
+    public init(tables: MeshTopology, widenedBy diagnostics: MeshTopology) {
+        var byAddress = Dictionary(tables.nodes.map { ($0.extAddress, $0) }, uniquingKeysWith: { a, _ in a })
+        var nodes: [MeshNode] = []
+        for var node in diagnostics.nodes {
+            if let direct = byAddress.removeValue(forKey: node.extAddress) {
+                node.source = direct.source
+                node.linkQualityIn = direct.linkQualityIn ?? node.linkQualityIn
+                node.age = direct.age ?? node.age
+                node.mode = direct.mode ?? node.mode
+                node.timeout = direct.timeout ?? node.timeout
+                node.parent = direct.parent ?? node.parent
+                if node.links.isEmpty { node.links = direct.links }
+            }
+            nodes.append(node)
+        }
+        nodes += tables.nodes.filter { byAddress[$0.extAddress] != nil }
+        self.init(
+            partitionID: tables.partitionID ?? diagnostics.partitionID, leaderRouterID: tables.leaderRouterID ?? diagnostics.leaderRouterID,
+            onMeshPrefixes: tables.onMeshPrefixes, externalRoutes: tables.externalRoutes, nodes: nodes)
+    }
+}

@@ -1,4 +1,5 @@
 import DBus
+package import OpenThreadREST
 package import DeviceModel
 package import MeshCoP
 package import OpenThreadBR
@@ -9,10 +10,14 @@ package import TBRFoundation
 package struct DBusChannel: RouterChannel {
     package let agent: BorderRouterAgent
     package let logger: Logger
+    /// The same agent's REST API on this host (`agent-rest`), read for the mesh beyond its own
+    /// neighbours; nil: none configured.
+    package let rest: RESTAgent?
 
-    package init(agent: BorderRouterAgent, logger: Logger) {
+    package init(agent: BorderRouterAgent, logger: Logger, rest: RESTAgent? = nil) {
         self.agent = agent
         self.logger = logger
+        self.rest = rest
     }
 
     /// The agent's own switches.
@@ -164,8 +169,39 @@ package struct DBusChannel: RouterChannel {
         return stream
     }
 
-    package func meshTopology() async throws(RouterCallError) -> MeshTopology {
-        MeshTopology(tables: try await call { () throws(AgentError) in try await agent.readMeshTables() })
+    /// The agent's tables over D-Bus (its own neighbours and children, the network data), widened by its
+    /// REST API's network diagnostics when one is configured and answers as this agent; otherwise the
+    /// topology says where its view ends and why.
+    package func meshTopology(wholeMesh: Bool) async throws(RouterCallError) -> MeshTopology {
+        let tables = try await call { () throws(AgentError) in try await agent.readMeshTables() }
+        var topology = MeshTopology(tables: tables)
+        let ownView = "the agent's own neighbours and children (over D-Bus, a child of another router is not listed)"
+        guard wholeMesh else {
+            topology.horizon = ownView
+            return topology
+        }
+        guard let rest else {
+            topology.horizon = ownView + ": no REST API is configured for \(agent.interfaceName) (agent-rest in tbrd.conf)"
+            return topology
+        }
+        guard tables.role.isAttached else { return topology }
+        do {
+            let node = try await rest.node()
+            guard node.extendedAddress.flatMap(ExtendedAddress.init) == tables.extAddress else {
+                topology.horizon = ownView + ": the REST API at \(rest.base) is another agent's (its extended address is not \(tables.extAddress))"
+                return topology
+            }
+            let diagnostics = try await rest.networkDiagnostics(timeout: RESTChannel.diagnosticsLimit)
+            guard diagnostics.node(extAddress: tables.extAddress.rawValue) != nil else {
+                topology.horizon = ownView + ": the network diagnostics of \(rest.base) did not list the router itself"
+                return topology
+            }
+            return MeshTopology(tables: topology, widenedBy: MeshTopology(me: tables.extAddress, diagnostics: diagnostics))
+        } catch {
+            logger.debug("no network diagnostics from the agent's REST API", [("agent", agent.interfaceName.rawValue), ("error", "\(error)")])
+            topology.horizon = ownView + ": otbr-agent's REST API at \(rest.base) did not answer (\(error.message))"
+            return topology
+        }
     }
 
     package func energyScan(duration: Duration) async throws(RouterCallError) -> [EnergyScanResult] {

@@ -212,14 +212,14 @@ package actor RESTChannel: RouterChannel {
     /// The mesh from network diagnostics (every router that answers and the children each lists, two hops
     /// and more); the router itself from `GET /node` alone when the agent has no diagnostics (an older
     /// agent without the `/api/` collections) or they do not end in time.
-    package func meshTopology() async throws(RouterCallError) -> MeshTopology {
+    package func meshTopology(wholeMesh: Bool) async throws(RouterCallError) -> MeshTopology {
         let node = try await call("GET /node") { () throws(RESTAgentError) in try await rest.node() }
         guard let address = node.extendedAddress.flatMap(ExtendedAddress.init) else {
             throw RouterCallError(
                 code: .failed, reason: "\(agentName) did not say its extended address",
                 description: "GET /node on \(rest.base) failed: no extAddress")
         }
-        if node.role.isAttached {
+        if wholeMesh, node.role.isAttached {
             do {
                 let diagnostics = try await rest.networkDiagnostics(timeout: Self.diagnosticsLimit)
                 if diagnostics.node(extAddress: address.rawValue) != nil { return MeshTopology(me: address, diagnostics: diagnostics) }
@@ -232,7 +232,12 @@ package actor RESTChannel: RouterChannel {
         let tables = MeshTables(
             role: node.role, extAddress: address, rloc16: rloc16, leaderData: nil, neighbors: [], children: [],
             onMeshPrefixes: [], externalRoutes: [])
-        return MeshTopology(tables: tables)
+        var topology = MeshTopology(tables: tables)
+        topology.horizon =
+            wholeMesh
+            ? "the router alone: its agent's network diagnostics did not answer (see tbrd's log at debug level)"
+            : "the router alone: network diagnostics are read only when the mesh is asked for"
+        return topology
     }
 
     package func energyScan(duration: Duration) async throws(RouterCallError) -> [EnergyScanResult] {

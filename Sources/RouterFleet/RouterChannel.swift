@@ -36,7 +36,10 @@ package protocol RouterChannel: Sendable {
     /// The agent's software version.
     func softwareVersion() async throws(RouterCallError) -> String
     /// The mesh as the agent sees it now, every table read fresh.
-    func meshTopology() async throws(RouterCallError) -> MeshTopology
+    /// The mesh around the router; `wholeMesh`: through network diagnostics where the agent offers them
+    /// (they send Thread traffic to every router: only when a person or a client asked), else the agent's
+    /// own tables. A topology short of the whole mesh says where it ends (``MeshTopology/horizon``).
+    func meshTopology(wholeMesh: Bool) async throws(RouterCallError) -> MeshTopology
     /// The strongest energy heard on each channel of the agent's preferred mask over `duration` per
     /// channel (D-Bus `EnergyScan`); ``RouterCallError/isMissing`` where the agent has none (REST, NCP).
     func energyScan(duration: Duration) async throws(RouterCallError) -> [EnergyScanResult]

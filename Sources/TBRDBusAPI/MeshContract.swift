@@ -26,17 +26,20 @@ public struct MeshTopologyReply: ContractArguments {
     public var externalRoutes: [MeshRouteRow]
     /// The border router first, then every node it knows.
     public var nodes: [MeshNodeRow]
+    /// Where the view ends, when it is not the whole mesh (why no more was read); empty: the whole mesh.
+    public var horizon: String
 
     public static let declaration = [
         Argument("partitionId", .int64), Argument("leaderRouterId", .int32),
         Argument("onMeshPrefixes", [MeshPrefixRow].dbusType), Argument("externalRoutes", [MeshRouteRow].dbusType),
-        Argument("nodes", [MeshNodeRow].dbusType),
+        Argument("nodes", [MeshNodeRow].dbusType), Argument("horizon", .string),
     ]
 
     public init(
         partitionId: Int64, leaderRouterId: Int32, onMeshPrefixes: [MeshPrefixRow], externalRoutes: [MeshRouteRow],
-        nodes: [MeshNodeRow]
+        nodes: [MeshNodeRow], horizon: String = ""
     ) {
+        self.horizon = horizon
         self.partitionId = partitionId
         self.leaderRouterId = leaderRouterId
         self.onMeshPrefixes = onMeshPrefixes
@@ -48,11 +51,11 @@ public struct MeshTopologyReply: ContractArguments {
         var f = try Self.reader(arguments)
         self.init(
             partitionId: try f.next(), leaderRouterId: try f.next(), onMeshPrefixes: try f.next(), externalRoutes: try f.next(),
-            nodes: try f.next())
+            nodes: try f.next(), horizon: try f.next())
     }
 
     public var arguments: [DBusValue] {
-        [.int64(partitionId), .int32(leaderRouterId), onMeshPrefixes.dbusValue, externalRoutes.dbusValue, nodes.dbusValue]
+        [.int64(partitionId), .int32(leaderRouterId), onMeshPrefixes.dbusValue, externalRoutes.dbusValue, nodes.dbusValue, .string(horizon)]
     }
 }
 

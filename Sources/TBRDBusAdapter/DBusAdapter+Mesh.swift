@@ -20,7 +20,7 @@ extension MeshTopologyReply {
             externalRoutes: topology.externalRoutes.map {
                 MeshRouteRow(prefix: $0.prefix.description, rloc16: $0.rloc16, preference: $0.preference.rawValue, stable: $0.stable)
             },
-            nodes: topology.nodes.map(MeshNodeRow.init))
+            nodes: topology.nodes.map(MeshNodeRow.init), horizon: topology.horizon ?? "")
     }
 }
 

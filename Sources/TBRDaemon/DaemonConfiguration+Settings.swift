@@ -71,6 +71,15 @@ extension DaemonConfiguration {
             started), and gives one request at most rest-timeout seconds. Fractions are allowed.
             """),
         SettingGroup(
+            [("agent-rest", "auto")],
+            """
+            The REST API of each otbr-agent on this host, whose network diagnostics show the whole mesh \
+            (tbrctl mesh: every router and its children, not only the agent's own neighbours). auto: \
+            otbr-agent's default http://127.0.0.1:8081, used for the router whose extended address it \
+            answers with; off: none; or INTERFACE=URL pairs (wpan0=http://127.0.0.1:8081 \
+            wpan1=http://127.0.0.1:8082).
+            """),
+        SettingGroup(
             [("network-stale-after", "30")],
             """
             The network directory of structures (tbrctl network list): a network that none of the \

@@ -1,3 +1,4 @@
+public import BorderRouterService
 public import DBus
 public import TBRFoundation
 public import WebSocket
@@ -33,6 +34,8 @@ public struct DaemonConfiguration: Sendable, Equatable {
     public var restPollInterval: Double = 5
     /// How long, in seconds, one request to a REST API may take. Fractions are allowed.
     public var restTimeout: Double = 5
+    /// Where the REST API of each otbr-agent on this host is (`agent-rest`), for the whole mesh.
+    public var agentREST: LocalAgentREST = .automatic
     /// After how many days a network of a structure's directory that none of its routers is on, and that
     /// mDNS has not shown since, is `stale`.
     public var networkStaleAfterDays: Int = 30
@@ -129,6 +132,8 @@ public struct DaemonConfiguration: Sendable, Equatable {
         case "policy-check-interval": policyCheckInterval = try integer(1...86_400)
         case "rest-poll-interval": restPollInterval = try seconds(0.1...3600)
         case "rest-timeout": restTimeout = try seconds(0.1...120)
+        case "agent-rest":
+            do { agentREST = try LocalAgentREST(value) } catch { throw ConfigurationError("'agent-rest': \(error.message)") }
         case "network-stale-after": networkStaleAfterDays = try integer(1...36_500)
         case "backup-dir", "backup-passphrase-file":
             guard value.isEmpty || (value.hasPrefix("/") && value.count <= 4096 && !value.contains("\0")) else {

@@ -173,6 +173,7 @@ actor DaemonRuntime {
         settings.policyCheckInterval = .seconds(configuration.policyCheckInterval)
         settings.restPollInterval = .milliseconds(Int64(configuration.restPollInterval * 1000))
         settings.restTimeout = .milliseconds(Int64(configuration.restTimeout * 1000))
+        settings.localREST = configuration.agentREST
         let firewall: any HostFirewall = configuration.firewall == .nftables ? NFTables(tool: configuration.nftPath) : NoHostFirewall()
         settings.commissioningSessionLifetime = .seconds(configuration.matterSessionTimeout)
         settings.commissioningTimeouts = CommissioningTimeouts(

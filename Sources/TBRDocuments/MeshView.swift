@@ -4,7 +4,8 @@ public import OpenThreadBR
 /// leaderRouterId, networkData: {onMeshPrefixes: [{prefix, rloc16, preference, omr, flags}], externalRoutes:
 /// [{prefix, rloc16, preference, stable}]}, nodes: [{extAddress, rloc16, role, routerId, source,
 /// linkQualityIn, linkQualityOut, age, mode: {rxOnWhenIdle, fullThreadDevice}, timeout, parent, links:
-/// [{rloc16, linkQualityIn, linkQualityOut}]}]}`, null for what is unknown, RLOC16s as `0x0400`.
+/// [{rloc16, linkQualityIn, linkQualityOut}]}], horizon}`, null for what is unknown, RLOC16s as `0x0400`;
+/// `horizon` says where the view ends (null: the whole mesh, from network diagnostics).
 public struct MeshView: Sendable, Encodable {
     /// The router whose agent was read.
     public var router: String
@@ -17,7 +18,7 @@ public struct MeshView: Sendable, Encodable {
     }
 
     private enum Keys: String, CodingKey {
-        case router, partitionId, leaderRouterId, networkData, nodes
+        case router, partitionId, leaderRouterId, networkData, nodes, horizon
         case onMeshPrefixes, externalRoutes
         case prefix, rloc16, preference, omr, flags, stable
         case extAddress, role, routerId, source, linkQualityIn, linkQualityOut, age, mode, timeout, parent, links
@@ -49,6 +50,7 @@ public struct MeshView: Sendable, Encodable {
         }
         var nodes = c.nestedUnkeyedContainer(forKey: .nodes)
         for n in topology.nodes { try Self.encode(n, into: nodes.nestedContainer(keyedBy: Keys.self)) }
+        try c.encode(topology.horizon, forKey: .horizon)
     }
 
     private static func encode(_ n: MeshNode, into container: KeyedEncodingContainer<Keys>) throws {

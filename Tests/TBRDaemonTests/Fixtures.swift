@@ -44,7 +44,9 @@ final class DaemonEnvironment: @unchecked Sendable {
         for i in interfaces { arguments += ["--interface", i] }
         let p = try TestProcess(try Executables.product("otbr-sim"), arguments + extra, directory: directory)
         simulator = p
-        try await eventually("otbr-sim is ready", wakingOn: p.wakeups) { p.stdout.split(separator: "\n").count == interfaces.count || !p.isRunning }
+        try await eventually("otbr-sim is ready", wakingOn: p.wakeups) {
+            p.stdout.split(separator: "\n").filter { $0.hasPrefix("ready ") }.count == interfaces.count || !p.isRunning
+        }
         guard p.isRunning else { throw TestKitError("otbr-sim did not start: \(p.stderr)") }
     }
 

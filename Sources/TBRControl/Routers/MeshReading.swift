@@ -79,6 +79,7 @@ extension MeshTopology {
         }
         self.init(
             partitionID: reply.partitionId < 0 ? nil : UInt32(truncatingIfNeeded: reply.partitionId),
-            leaderRouterID: small(reply.leaderRouterId), onMeshPrefixes: prefixes, externalRoutes: routes, nodes: nodes)
+            leaderRouterID: small(reply.leaderRouterId), onMeshPrefixes: prefixes, externalRoutes: routes, nodes: nodes,
+            horizon: reply.horizon.isEmpty ? nil : reply.horizon)
     }
 }

@@ -39,6 +39,10 @@ extension MeshView {
             lines.append(Self.indent(rows, at: k) + describe(row.node, under: above.last))
             above.append(row.node)
         }
+        if let horizon = topology.horizon {
+            lines.append("")
+            lines.append("The view ends at " + horizon + ".")
+        }
         return lines.joined(separator: "\n")
     }
 

@@ -90,7 +90,7 @@ package actor CoreDiagnostics: DiagnosticsCore {
         facts.structureNetwork = await structureNetworkFacts(id)
         guard summary.isOnline else { return facts }
         let outcome = try? await TimeLimit.run(Self.diagnoseLimit, clock: clock) {
-            async let topology = Self.reading { () throws(HomeError) in try await service.meshTopology(of: id) }
+            async let topology = Self.reading { () throws(HomeError) in try await service.meshTopology(of: id, wholeMesh: false) }
             async let tlvs = Self.reading { () throws(HomeError) in try await service.datasetTLVs(of: id, pending: false) }
             async let health = service.healthReadings(of: id)
             return (await topology, await tlvs, await health)

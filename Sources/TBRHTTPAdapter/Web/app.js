@@ -216,13 +216,17 @@ function structurePanel(s) {
   const render = (rows) => table.replaceChildren(...rows.map((r) =>
     text("li", r.id + ": " + r.state + (r.detail ? " (" + r.detail + ")" : ""), { "data-router": r.id, "data-state": r.state })));
   render(s.policy);
-  policyViews.set(s.name, render);
+  // Policy events render the rows as they come; the PUT's answer only when no event came while it was
+  // in flight (an event may overtake the answer, and the answer's "pending" must not cover an "applied").
+  let events = 0;
+  policyViews.set(s.name, (rows) => { events += 1; render(rows); });
   form.addEventListener("submit", async (ev) => {
     ev.preventDefault();
     status.textContent = "Applying…";
+    const before = events;
     try {
       const p = await api("PUT", "structures/" + encodeURIComponent(s.name) + "/policy", { internetAccessOption: select.value });
-      render(p.routers);
+      if (events === before) render(p.routers);
       status.textContent = "Internet access: " + optionLabel(p.internetAccessOption);
     } catch (e) {
       status.textContent = "Not changed: " + e.message;
