@@ -14,20 +14,22 @@ extension DBusAdapter {
         return [
             method(API.problems) { [self] _ in [try await self.health.problems().map(Self.problemRow).dbusValue] },
             method(API.problemHistory) { [self] call in
-                let seconds: Double = try call.argument(0)
-                let router: String = try call.argument(1)
-                guard seconds >= 0, seconds.isFinite else { throw DaemonError.invalid("seconds is 0 (all) or more") }
-                let rows = try await self.health.problemHistory(seconds: seconds == 0 ? nil : seconds, router: router.isEmpty ? nil : router)
-                return [rows.map(Self.problemRow).dbusValue]
+                let (seconds, router) = try Self.historyArguments(call)
+                return [try await self.health.problemHistory(seconds: seconds, router: router).map(Self.problemRow).dbusValue]
             },
             method(API.healthSamples) { [self] call in
-                let seconds: Double = try call.argument(0)
-                let router: String = try call.argument(1)
-                guard seconds >= 0, seconds.isFinite else { throw DaemonError.invalid("seconds is 0 (all) or more") }
-                let rows = try await self.health.samples(seconds: seconds == 0 ? nil : seconds, router: router.isEmpty ? nil : router)
-                return [rows.map(Self.sampleRow).dbusValue]
+                let (seconds, router) = try Self.historyArguments(call)
+                return [try await self.health.samples(seconds: seconds, router: router).map(Self.sampleRow).dbusValue]
             },
         ]
+    }
+
+    /// `(d seconds, s router)` of the history calls: 0 seconds is all, an empty router every subject.
+    static func historyArguments(_ call: MethodCall) throws -> (seconds: Double?, router: String?) {
+        let seconds: Double = try call.argument(0)
+        let router: String = try call.argument(1)
+        guard seconds >= 0, seconds.isFinite else { throw DaemonError.invalid("seconds is 0 (all) or more") }
+        return (seconds == 0 ? nil : seconds, router.isEmpty ? nil : router)
     }
 
     static func sampleRow(_ s: HealthSample) -> SampleRow {

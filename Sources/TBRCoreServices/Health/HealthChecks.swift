@@ -57,13 +57,15 @@ package struct RouterObservation: Sendable, Equatable {
     }
 
     /// `offline`, or the role; nil while an agent that answers has not said its role.
-    var stateWord: String? { online ? role.map { "\($0)" } : "offline" }
+    var stateWord: String? { Self.stateWord(online: online, role: role) }
 
-    /// The sample that records what changed from `before` (everything when there was none); nil when
-    /// nothing the history keeps changed.
+    static func stateWord(online: Bool, role: DeviceRole?) -> String? { online ? role.map { "\($0)" } : "offline" }
+
+    /// The sample that records what of the mesh changed from `before` (everything when there was none);
+    /// nil when nothing the history keeps changed. The role is sampled as it changes, not here (a reading
+    /// comes after the change and may miss a role the router only passed through).
     package func sample(since before: RouterObservation?, subject: String) -> HealthSampleChange? {
         var change = HealthSampleChange(subject: subject)
-        if let state = stateWord, state != before?.stateWord { change.state = state }
         if let partitionID, partitionID != before?.partitionID { change.partition = partitionID }
         if let routers, routers != before?.routers { change.routers = routers }
         if let children, children != before?.children { change.children = children }

@@ -94,6 +94,11 @@ package actor HealthMonitor {
             let now = (online: summary.isOnline, role: summary.role)
             defer { last = now }
             guard last.map({ $0.online != now.online || $0.role != now.role }) ?? true else { continue }
+            if let word = RouterObservation.stateWord(online: now.online, role: now.role),
+                word != last.flatMap({ RouterObservation.stateWord(online: $0.online, role: $0.role) })
+            {
+                await append(HealthSampleChange(subject: id.rawValue, state: word))
+            }
             let wasRouter = last.map { $0.online && Self.isRouter($0.role) } ?? false
             if now.online, Self.isRouter(now.role) {
                 await close(subject: id.rawValue, check: Self.routerLost)
