@@ -150,12 +150,12 @@ extension BorderRouterService {
 }
 
 extension BorderRouterService {
-    /// The nodes the structures hold that the commissioner has, each with whether it reaches the node now
-    /// (python-matter-server's `available`), for the health monitor. A node the commissioner no longer
+    /// The nodes the structures hold that the commissioner has, each with what the commissioner says of it
+    /// now (whether it reaches it, its last known Thread parent), for the health monitor. A node the commissioner no longer
     /// has is left out (it was removed elsewhere).
     /// - Throws: ``DeviceModel/HomeError`` `notSupported` without a commissioner; `unavailable` when it
     ///   cannot be reached.
-    public func matterNodeAvailability() async throws(HomeError) -> [(node: RecordedMatterNode, available: Bool)] {
+    public func matterNodeAvailability() async throws(HomeError) -> [(node: RecordedMatterNode, commissioned: CommissionedNode)] {
         let claimed = try await matterNodes.allNodes()
         guard !claimed.isEmpty else { return [] }
         let coordinator = try runningCommissioning()
@@ -163,7 +163,7 @@ extension BorderRouterService {
         do { known = try await commissioner.nodes(timeout: coordinator.timeouts.call) } catch {
             throw CommissioningCoordinator.homeError(error, doing: "reading the commissioner's nodes")
         }
-        let available = Dictionary(known.map { ($0.nodeID, $0.isAvailable) }, uniquingKeysWith: { a, _ in a })
-        return claimed.compactMap { node in available[node.nodeID].map { (node: node, available: $0) } }
+        let byID = Dictionary(known.map { ($0.nodeID, $0) }, uniquingKeysWith: { a, _ in a })
+        return claimed.compactMap { node in byID[node.nodeID].map { (node: node, commissioned: $0) } }
     }
 }

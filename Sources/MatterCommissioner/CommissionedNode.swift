@@ -12,14 +12,36 @@ public struct CommissionedNode: Hashable, Sendable {
     public var label: String?
     /// Whether the commissioner has a live connection to it (python-matter-server's `available`).
     public var isAvailable: Bool
+    /// Its Thread parent as it last reported it (Thread Network Diagnostics' NeighborTable, 0/53/7: the
+    /// one neighbour that is not its child); nil when it reported none, or several (a router has no parent).
+    public var threadParent: ThreadNeighbor?
 
     /// A node as given.
-    public init(nodeID: NodeID, vendorID: UInt16?, productID: UInt16?, label: String? = nil, isAvailable: Bool = true) {
+    public init(
+        nodeID: NodeID, vendorID: UInt16?, productID: UInt16?, label: String? = nil, isAvailable: Bool = true, threadParent: ThreadNeighbor? = nil
+    ) {
         self.nodeID = nodeID
         self.vendorID = vendorID
         self.productID = productID
         self.label = label
         self.isAvailable = isAvailable
+        self.threadParent = threadParent
+    }
+}
+
+/// A Thread neighbour a Matter node reports (NeighborTableStruct of Thread Network Diagnostics).
+public struct ThreadNeighbor: Hashable, Sendable {
+    /// Its IEEE 802.15.4 extended address.
+    public var extAddress: UInt64
+    /// The link quality indicator the node measures (0–255), when reported.
+    public var lqi: UInt8?
+    /// The average RSSI in dBm, when reported.
+    public var averageRssi: Int8?
+
+    public init(extAddress: UInt64, lqi: UInt8?, averageRssi: Int8?) {
+        self.extAddress = extAddress
+        self.lqi = lqi
+        self.averageRssi = averageRssi
     }
 }
 

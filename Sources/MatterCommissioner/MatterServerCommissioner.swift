@@ -182,7 +182,25 @@ public actor MatterServerCommissioner: Commissioner {
         let label = attributes?[nodeLabelPath]?.string.flatMap { $0.isEmpty ? nil : $0 }
         return CommissionedNode(
             nodeID: NodeID(id), vendorID: id16("0/40/2"), productID: id16("0/40/4"), label: label,
-            isAvailable: value["available"] == .bool(true))
+            isAvailable: value["available"] == .bool(true), threadParent: threadParent(attributes?[neighborTablePath]))
+    }
+
+    /// Thread Network Diagnostics' NeighborTable, as the server spells an attribute path.
+    static let neighborTablePath = "0/53/7"
+
+    /// The one entry of a NeighborTable (0/53/7) that is not the node's child: its parent. The server
+    /// writes a struct's fields by tag (`"0"` ExtAddress, `"5"` LQI, `"6"` AverageRssi, `"13"` IsChild) or,
+    /// for some devices, by name (python-matter-server issue 579): both are read. nil for no such entry
+    /// or several (a router's neighbours are routers: it has no parent).
+    static func threadParent(_ table: JSON?) -> ThreadNeighbor? {
+        let entries = (table?.array ?? []).filter { entry in
+            let isChild = entry["13"] ?? entry["isChild"]
+            return isChild == .bool(false)
+        }
+        guard entries.count == 1, let entry = entries.first, let address = (entry["0"] ?? entry["extAddress"])?.uint64 else { return nil }
+        let lqi = (entry["5"] ?? entry["lqi"])?.uint64.flatMap { UInt8(exactly: $0) }
+        let rssi = (entry["6"] ?? entry["averageRssi"])?.int64.flatMap { Int8(exactly: $0) }
+        return ThreadNeighbor(extAddress: address, lqi: lqi, averageRssi: rssi)
     }
 
     /// An Interaction Model status (Matter Core Specification, section 8.10) in words.

@@ -33,6 +33,7 @@ extension SimulatedMatterServer {
         "get_node_ip_addresses": { s, a throws(CommandError) in try await s.nodeAddresses(a) },
         "open_commissioning_window": { s, a throws(CommandError) in try await s.openCommissioningWindow(a) },
         "sim_set_available": { s, a throws(CommandError) in try await s.setAvailable(a) },
+        "sim_set_thread_parent": { s, a throws(CommandError) in try await s.setThreadParent(a) },
     ]
 
     /// Handles one message from `client` as the real client handler does: `start_listening` and

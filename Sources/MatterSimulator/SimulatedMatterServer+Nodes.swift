@@ -93,4 +93,25 @@ extension SimulatedMatterServer {
         if changed { broadcast("node_updated", node.json) }
         return Reply(result: nil)
     }
+
+    /// `sim_set_thread_parent(node_id: int, ext_address: int, lqi: int = 255, average_rssi: int = -60)`, a
+    /// control no real server has: the node's Thread Network Diagnostics NeighborTable (0/53/7) becomes one
+    /// entry, its parent (IsChild false), as a sleepy end device reports it; the server keeps it as the
+    /// node's last known attributes, also while the node is unavailable. Fields by tag, as the real server
+    /// writes a struct (python-matter-server issue 579).
+    func setThreadParent(_ a: CommandArguments) throws(CommandError) -> Reply {
+        let id = try a.integer("node_id")
+        guard let address = a.any("ext_address")?.uint64 else { throw .invalidArguments }
+        guard let lqi = try a.integer("lqi", default: 255).value.int64, let rssi = try a.integer("average_rssi", default: -60).value.int64,
+            (0...255).contains(lqi), (-128...127).contains(rssi)
+        else { throw .invalidArguments }
+        guard var node = node(id) else { throw .notInterviewed(id.text) }
+        let entry: JSONObject = [
+            "0": JSON(address), "1": 10, "2": 0x5000, "3": 0, "4": 0, "5": .int(lqi), "6": .int(rssi), "7": .int(rssi), "8": 0,
+            "9": 0, "10": false, "11": false, "12": false, "13": false,
+        ]
+        node.attributes["0/53/7"] = .array([.object(entry)])
+        nodes[node.id] = node
+        return Reply(result: nil)
+    }
 }

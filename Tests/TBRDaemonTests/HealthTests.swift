@@ -73,7 +73,8 @@ import Testing
     }
 
     /// A Matter node the Matter server reports unavailable opens `matter-unavailable` naming the node, its
-    /// room and what is open on the structure's routers; available again, it closes, and the history has
+    /// room, its last known parent router (from its Thread Network Diagnostics) and what is open on the
+    /// structure's routers; available again, it closes, and the history has
     /// both. tbrd does not follow the server's events (docs/operations.md): it looks at each router
     /// change and at the backstop, here every 10 s (its least).
     @Test func aMatterNodeTheServerCannotReachOpensMatterUnavailable() async throws {
@@ -89,12 +90,16 @@ import Testing
             defer { Task { await controller.close() } }
             let node = try #require(try await controller.nodeIDs().first)
             let seen = try await Self.problemSignals(env)
+            // The node is a sleepy end device whose parent is wpan0, as its Thread Network Diagnostics say.
+            let wpan0 = try await RouterRecoveryTests.agent(env, "wpan0").property("ExtendedAddress", as: UInt64.self)
+            try await controller.command("sim_set_thread_parent", #"{"node_id": \#(node), "ext_address": \#(wpan0), "lqi": 180, "average_rssi": -71}"#)
 
             try await controller.command("sim_set_available", #"{"node_id": \#(node), "available": false}"#)
             try await eventually("matter-unavailable opens", timeout: .seconds(30)) { Self.saw(seen, "ProblemOpened", "node \(node)", "matter-unavailable") }
             let open = try #require(try await Self.problems(env).rows.first { $0["check"] as? String == "matter-unavailable" })
             let message = open["message"] as? String ?? ""
             #expect(message.contains("Matter node \(node) (\"Lamp\" in Kitchen) of Home is unavailable") && message.contains("wpan0 network-key"), "\(message)")
+            #expect(message.contains("its last known parent is wpan0 (LQI 180, average RSSI -71 dBm)"), "\(message)")
 
             try await controller.command("sim_set_available", #"{"node_id": \#(node), "available": true}"#)
             try await eventually("and closes", timeout: .seconds(30)) { Self.saw(seen, "ProblemClosed", "node \(node)", "matter-unavailable") }
