@@ -12,9 +12,13 @@ struct Health: ControlCommand {
         abstract: "Show the problems tbrd has found and keeps open, their history, or each as it opens and closes (needs tbrd).",
         discussion: """
             tbrd runs the doctor's checks of each router all the time: when its role or presence changes, \
-            and every health-interval seconds (tbrd.conf). A failing check opens a problem; a passing one \
-            closes it. router-lost opens when a router that was router or leader becomes less or goes away. \
-            Problems about the host (avahi, firewall) have the subject host.
+            when the host's routes or what mDNS shows change, when a structure changes, and every \
+            health-interval seconds (tbrd.conf). A failing check opens a problem; a passing one closes it. \
+            Besides the doctor's: router-lost (a router that was router or leader becomes less or goes \
+            away), partition (routers of one structure on one network in different partitions), \
+            meshcop-published (a router's _meshcop._udp service leaves mDNS while its agent is up) and \
+            matter-unavailable (the Matter server cannot reach a node of a structure; subject node N, with \
+            its last known Thread parent). Problems about the host (avahi, firewall) have the subject host.
 
             Without a word: the open problems, oldest first; exit 1 when there is one. history: the problems \
             open at some moment in the last --since (default 24h; 30m, 12h, 7d or seconds) and what \
