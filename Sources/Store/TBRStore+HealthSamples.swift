@@ -4,7 +4,8 @@ import TBRFoundation
 /// partition, router and child counts) or a Matter node (its availability) at one moment. A field is nil
 /// when it did not change.
 public struct HealthSampleRecord: Sendable, Hashable {
-    /// Seconds since the Unix epoch (whole seconds are kept).
+    /// Seconds since the Unix epoch (whole seconds are kept). ``TBRStore/appendSample(_:sizeBound:)`` sets it
+    /// from the store's clock, so that rows stay in time order: what a caller gives is not used.
     public var at: Double
     /// A router's id, or `node N` for a Matter node.
     public var subject: String
@@ -14,7 +15,7 @@ public struct HealthSampleRecord: Sendable, Hashable {
     public var routers: Int?
     public var children: Int?
 
-    public init(at: Double, subject: String, state: String? = nil, partition: UInt32? = nil, routers: Int? = nil, children: Int? = nil) {
+    public init(at: Double = 0, subject: String, state: String? = nil, partition: UInt32? = nil, routers: Int? = nil, children: Int? = nil) {
         self.at = at
         self.subject = subject
         self.state = state

@@ -51,23 +51,32 @@ package actor CoreDiagnostics: DiagnosticsCore {
 
     /// The doctor's checks of router `text` (empty: the only router) and of this host.
     package func doctorChecks(_ text: String) async throws -> [DoctorCheck] {
-        let id = try await diagnosedRouter(text)
-        let summary = try await routers.summary(id)
-        async let host = hostFacts()
-        let router = await routerFacts(summary)
-        return Doctor.checks(router, host: await host).map {
-            DoctorCheck(id: $0.id, status: $0.status, message: $0.message, fix: $0.fix)
-        }
+        await diagnosis(of: try await routers.summary(try await diagnosedRouter(text))).checks
     }
 
     /// The doctor's checks of router `id` and this host, and what they read about its mesh, for the health
     /// monitor; nil when tbrd does not know the router.
-    package func healthReading(_ id: DeviceID) async -> (checks: [DoctorCheck], observation: RouterObservation)? {
+    /// `host`: this host's facts when the caller read them for several routers (nil: read now).
+    package func healthReading(_ id: DeviceID, host: HostFacts? = nil) async -> (checks: [DoctorCheck], observation: RouterObservation)? {
         guard let summary = try? await routers.summary(id) else { return nil }
-        async let host = hostFacts()
-        let router = await routerFacts(summary)
-        let checks = Doctor.checks(router, host: await host).map { DoctorCheck(id: $0.id, status: $0.status, message: $0.message, fix: $0.fix) }
-        return (checks, RouterObservation(router, structure: (try? await structures.structure(containing: id))??.name))
+        let (checks, facts) = await diagnosis(of: summary, host: host)
+        return (checks, RouterObservation(facts))
+    }
+
+    /// This host's facts, for ``healthReading(_:host:)`` of several routers.
+    package func hostReading() async -> HostFacts { await hostFacts() }
+
+    /// Reads router `summary`'s facts and this host's (unless given), and runs the doctor's checks on them.
+    private func diagnosis(of summary: BorderRouterSummary, host given: HostFacts? = nil) async -> (checks: [DoctorCheck], facts: RouterFacts) {
+        let router: RouterFacts, host: HostFacts
+        if let given {
+            (router, host) = (await routerFacts(summary), given)
+        } else {
+            async let reading = hostFacts()
+            router = await routerFacts(summary)
+            host = await reading
+        }
+        return (Doctor.checks(router, host: host).map(\.document), router)
     }
 
     private func diagnosedRouter(_ text: String) async throws -> DeviceID {

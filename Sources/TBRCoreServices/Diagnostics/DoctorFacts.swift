@@ -27,6 +27,11 @@ package struct DiagnosticCheck: Sendable, Equatable {
     }
 }
 
+extension DiagnosticCheck {
+    /// The check as the document every adapter prints.
+    package var document: DoctorCheck { DoctorCheck(id: id, status: status, message: message, fix: fix) }
+}
+
 /// What the doctor read about one border router.
 package struct RouterFacts: Sendable {
     package var id: String

@@ -1,4 +1,5 @@
 import BorderRouterService
+package import Store
 package import OpenThreadBR
 import TBRDocuments
 
@@ -43,13 +44,14 @@ package struct RouterObservation: Sendable, Equatable {
         self.structure = structure
     }
 
-    init(_ facts: RouterFacts, structure: String?) {
+    /// What `facts` read; the structure is the one whose network the facts were read against.
+    init(_ facts: RouterFacts) {
         let topology = facts.topology.value
         let dataset = facts.dataset.value ?? nil
         self.init(
             online: facts.online, role: facts.role, partitionID: topology?.partitionID, leaderRouterID: topology?.leaderRouterID,
             routers: topology.map { $0.nodes.filter { $0.role != .child }.count }, children: topology.map { $0.nodes.filter { $0.role == .child }.count },
-            network: dataset?.extendedPANID?.description, structure: structure)
+            network: dataset?.extendedPANID?.description, structure: facts.structureNetwork?.structure)
         if case .value(let state) = facts.health.nat64 { nat64 = ("\(state.prefixManager)", "\(state.translator)") }
         neighbors = (topology?.nodes ?? []).filter { $0.source == .neighborTable }.compactMap { node in
             node.linkQualityIn.map { (address: node.extAddress.description, linkQuality: $0) }
@@ -64,8 +66,8 @@ package struct RouterObservation: Sendable, Equatable {
     /// The sample that records what of the mesh changed from `before` (everything when there was none);
     /// nil when nothing the history keeps changed. The role is sampled as it changes, not here (a reading
     /// comes after the change and may miss a role the router only passed through).
-    package func sample(since before: RouterObservation?, subject: String) -> HealthSampleChange? {
-        var change = HealthSampleChange(subject: subject)
+    package func sample(since before: RouterObservation?, subject: String) -> HealthSampleRecord? {
+        var change = HealthSampleRecord(subject: subject)
         if let partitionID, partitionID != before?.partitionID { change.partition = partitionID }
         if let routers, routers != before?.routers { change.routers = routers }
         if let children, children != before?.children { change.children = children }
@@ -73,22 +75,8 @@ package struct RouterObservation: Sendable, Equatable {
     }
 }
 
-/// What changed about a subject of the health history; a nil field did not change.
-package struct HealthSampleChange: Sendable, Equatable {
-    package var subject: String
-    package var state: String?
-    package var partition: UInt32?
-    package var routers: Int?
-    package var children: Int?
-
-    package init(subject: String, state: String? = nil, partition: UInt32? = nil, routers: Int? = nil, children: Int? = nil) {
-        self.subject = subject
-        self.state = state
-        self.partition = partition
-        self.routers = routers
-        self.children = children
-    }
-
+extension HealthSampleRecord {
+    /// Whether it records no change.
     var isEmpty: Bool { state == nil && partition == nil && routers == nil && children == nil }
 }
 

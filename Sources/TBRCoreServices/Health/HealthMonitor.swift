@@ -1,12 +1,9 @@
 package import BorderRouterService
 import HostNetwork
-import MatterCommissioner
-import MatterCommissioning
-import MeshCoP
 import OpenThreadBR
 package import Store
 package import TBRCore
-package import TBRDocuments
+import TBRDocuments
 package import TBRFoundation
 
 /// tbrd watching every router and the host all the time (TBRCore's ``TBRCore/HealthCore``, issue 49):
@@ -41,8 +38,8 @@ package actor HealthMonitor {
     /// Whether each Matter node the structures hold was available at the last look.
     var nodesAvailable: [UInt64: Bool] = [:]
     /// A look at the Matter nodes is under way; another was asked for meanwhile.
-    private var matterChecking = false
-    private var matterAgain = false
+    var matterChecking = false
+    var matterAgain = false
     /// Structures created, deleted or given other routers (`partition` compares a structure's routers).
     private let structureChanges: EventStream<StructureChange>
     /// ePSKc sessions as they start and end, counted by how they ended for the metrics.
@@ -100,7 +97,7 @@ package actor HealthMonitor {
             if let word = RouterObservation.stateWord(online: now.online, role: now.role),
                 word != last.flatMap({ RouterObservation.stateWord(online: $0.online, role: $0.role) })
             {
-                await append(HealthSampleChange(subject: id.rawValue, state: word))
+                await append(HealthSampleRecord(subject: id.rawValue, state: word))
             }
             let wasRouter = last.map { $0.online && Self.isRouter($0.role) } ?? false
             if now.online, Self.isRouter(now.role) {
@@ -127,7 +124,7 @@ package actor HealthMonitor {
             return
         }
         for await _ in changes {
-            for id in await service.deviceIDs() { await evaluate(id) }
+            await evaluateAll()
         }
     }
 
@@ -135,7 +132,7 @@ package actor HealthMonitor {
     /// preferred network (`structure-network`), its policy's status (`nat64`, `internet-access-policy`).
     private func followStructures() async {
         for await _ in structureChanges {
-            for id in await service.deviceIDs() { await evaluate(id) }
+            await evaluateAll()
         }
     }
 
@@ -171,78 +168,6 @@ package actor HealthMonitor {
         await apply(check, subject: id.rawValue)
     }
 
-    /// `matter-unavailable` of every Matter node the structures hold, by what the commissioner says now;
-    /// a change of availability is a sample of the history. Nothing without a commissioner or nodes.
-    private func checkMatterNodes() async {
-        guard !matterChecking else {
-            matterAgain = true
-            return
-        }
-        matterChecking = true
-        defer { matterChecking = false }
-        repeat {
-            matterAgain = false
-            guard let nodes = try? await service.matterNodeAvailability() else { return }
-            let held = Set(nodes.map(\.node.nodeID.rawValue))
-            for gone in nodesAvailable.keys where !held.contains(gone) {
-                nodesAvailable[gone] = nil
-                await close(subject: "node \(gone)", check: Self.matterUnavailable)
-            }
-            for (node, commissioned) in nodes { await checkMatterNode(node, commissioned) }
-        } while matterAgain
-    }
-
-    private func checkMatterNode(_ node: RecordedMatterNode, _ commissioned: CommissionedNode) async {
-        let available = commissioned.isAvailable
-        let id = node.nodeID.rawValue
-        let subject = "node \(id)"
-        if nodesAvailable[id] != available {
-            nodesAvailable[id] = available
-            await append(HealthSampleChange(subject: subject, state: available ? "available" : "unavailable"))
-        }
-        guard !available else {
-            await close(subject: subject, check: Self.matterUnavailable)
-            return
-        }
-        let structure = (try? await diagnostics.structures.structure(id: node.structure)) ?? nil
-        let structureName = structure?.name ?? node.structure.rawValue
-        let routers = structure?.deviceIDs.map(\.rawValue) ?? []
-        let onRouters = ((try? await store.openProblems()) ?? []).filter { routers.contains($0.subject) }
-        let named = [node.name.map { "\"\($0)\"" }, node.room.map { "in \($0)" }].compactMap { $0 }.joined(separator: " ")
-        let suspects =
-            onRouters.isEmpty
-            ? "no router of \(structureName) has an open problem"
-            : "open on the routers of \(structureName) now: " + onRouters.map { "\($0.subject) \($0.check)" }.joined(separator: ", ")
-        let parent = await parentText(commissioned.threadParent)
-        await open(
-            subject: subject, check: Self.matterUnavailable,
-            message: "Matter node \(id)\(named.isEmpty ? "" : " (" + named + ")") of \(structureName) is unavailable to the Matter server; \(parent); \(suspects)",
-            fix: "tbrctl health history shows what changed on the routers before; check the device has power and is in range of a router")
-    }
-
-    /// `its last known parent is wpan0 (LQI 255, average RSSI -60 dBm)`: the node's Thread parent as it
-    /// last reported it, named by the router it is (one of tbrd's, by its extended address) or the router
-    /// whose neighbour it was at tbrd's last reading.
-    private func parentText(_ parent: ThreadNeighbor?) async -> String {
-        guard let parent else { return "it reported no Thread parent (a router, or no Thread Network Diagnostics)" }
-        let address = ExtendedAddress(rawValue: parent.extAddress)
-        var link: [String] = []
-        if let lqi = parent.lqi { link.append("LQI \(lqi)") }
-        if let rssi = parent.averageRssi { link.append("average RSSI \(rssi) dBm") }
-        let linkText = link.isEmpty ? "" : " (" + link.joined(separator: ", ") + ")"
-        let summaries = await service.routerSummaries()
-        if let router = summaries.first(where: { $0.extendedAddress == address }) {
-            return "its last known parent is \(router.id)\(linkText)"
-        }
-        let near = observations.filter { $0.value.neighbors.contains { $0.address == address.description } }.keys.map(\.rawValue).sorted()
-        if !near.isEmpty {
-            return "its last known parent is router \(address)\(linkText), a neighbour of \(near.joined(separator: ", "))"
-        }
-        return "its last known parent is \(address)\(linkText), which no border router of tbrd saw at its last reading"
-    }
-
-    /// The check that follows a Matter node the commissioner cannot reach.
-    package static let matterUnavailable = "matter-unavailable"
 
     /// A router removed from tbrd: its problems close and its readings are forgotten.
     private func forget(_ id: DeviceID) async {
@@ -256,7 +181,7 @@ package actor HealthMonitor {
     private func backstopPasses() async {
         while !Task.isCancelled {
             do { try await clock.sleep(for: backstop) } catch { return }
-            for id in await service.deviceIDs() { await evaluate(id) }
+            await evaluateAll()
             await checkMatterNodes()
             do {
                 try await store.pruneProblems(closedBefore: clock.wallTime() - retention)
@@ -267,17 +192,27 @@ package actor HealthMonitor {
         }
     }
 
-    /// Runs the doctor's checks of router `id` (and the host) and opens or closes problems by them; a
-    /// request while they run makes them run once more after.
-    package func evaluate(_ id: DeviceID) async {
+    /// Every router, with this host's facts read once for all of them (a route change or the backstop
+    /// would otherwise read the routing table and the firewall once per router).
+    private func evaluateAll() async {
+        let host = await diagnostics.hostReading()
+        for id in await service.deviceIDs() { await evaluate(id, host: host) }
+    }
+
+    /// Runs the doctor's checks of router `id` (and the host, from `host` when given, else read now) and
+    /// opens or closes problems by them; a request while they run makes them run once more after.
+    package func evaluate(_ id: DeviceID, host: HostFacts? = nil) async {
         guard checking.insert(id).inserted else {
             again.insert(id)
             return
         }
         defer { checking.remove(id) }
+        var host = host
         repeat {
             again.remove(id)
-            guard let (checks, observation) = await diagnostics.healthReading(id) else { return }
+            // A pass again reads the host afresh: what it was asked for may be a change of the host.
+            defer { host = nil }
+            guard let (checks, observation) = await diagnostics.healthReading(id, host: host) else { return }
             for check in checks {
                 await apply(check, subject: Self.hostChecks.contains(check.id) ? HealthProblem.host : id.rawValue)
             }
@@ -294,9 +229,7 @@ package actor HealthMonitor {
         }
     }
 
-    private func apply(_ check: DiagnosticCheck, subject: String) async {
-        await apply(DoctorCheck(id: check.id, status: check.status, message: check.message, fix: check.fix), subject: subject)
-    }
+    private func apply(_ check: DiagnosticCheck, subject: String) async { await apply(check.document, subject: subject) }
 
     /// Keeps router `id`'s reading, appends to the history what changed, and compares the partitions of
     /// the routers of each structure again.
@@ -312,10 +245,8 @@ package actor HealthMonitor {
     }
 
     /// Appends `change` to the history; a failure (a full disk) is logged and the sample lost.
-    private func append(_ change: HealthSampleChange) async {
-        let record = HealthSampleRecord(
-            at: 0, subject: change.subject, state: change.state, partition: change.partition, routers: change.routers, children: change.children)
-        do { try await store.appendSample(record, sizeBound: Self.historyBound) } catch {
+    func append(_ change: HealthSampleRecord) async {
+        do { try await store.appendSample(change, sizeBound: Self.historyBound) } catch {
             logger.warning("a health sample could not be recorded", [("subject", change.subject), ("error", "\(error)")])
         }
     }
@@ -332,7 +263,7 @@ package actor HealthMonitor {
         }
     }
 
-    private func open(subject: String, check: String, message: String, fix: String) async {
+    func open(subject: String, check: String, message: String, fix: String) async {
         guard calls.isOpen else { return }
         do {
             let (record, opened) = try await store.openProblem(subject: subject, check: check, message: message, fix: fix)
@@ -344,7 +275,7 @@ package actor HealthMonitor {
         }
     }
 
-    private func close(subject: String, check: String) async {
+    func close(subject: String, check: String) async {
         do {
             guard let record = try await store.closeProblem(subject: subject, check: check) else { return }
             logger.notice("problem closed", [("subject", subject), ("check", check), ("id", "\(record.id)")])
@@ -358,42 +289,5 @@ package actor HealthMonitor {
     private func closeAll(of subject: String) async {
         let open = (try? await store.openProblems()) ?? []
         for record in open where record.subject == subject { await close(subject: subject, check: record.check) }
-    }
-
-    package static func problem(_ r: ProblemRecord) -> HealthProblem {
-        HealthProblem(
-            id: r.id, subject: r.subject, check: r.check, message: r.message, fix: r.fix, openedAt: WallTime(secondsSinceEpoch: r.openedAt),
-            closedAt: r.closedAt.map { WallTime(secondsSinceEpoch: $0) })
-    }
-}
-
-extension HealthMonitor: HealthCore {
-    package func problems() async throws -> [HealthProblem] {
-        do { return try await store.openProblems().map(Self.problem) } catch { throw ServiceError.core(error) }
-    }
-
-    package func problemHistory(seconds: Double?, router: String?) async throws -> [HealthProblem] {
-        let subject = await historySubject(router)
-        let since = seconds.map { clock.wallTime() - $0 } ?? 0
-        do { return try await store.problems(since: since, subject: subject).map(Self.problem) } catch { throw ServiceError.core(error) }
-    }
-
-    package func samples(seconds: Double?, router: String?) async throws -> [HealthSample] {
-        let subject = await historySubject(router)
-        let since = seconds.map { clock.wallTime() - $0 } ?? 0
-        do {
-            return try await store.samples(since: since, subject: subject).map {
-                HealthSample(
-                    at: WallTime(secondsSinceEpoch: $0.at), subject: $0.subject, state: $0.state, partition: $0.partition, routers: $0.routers,
-                    children: $0.children)
-            }
-        } catch { throw ServiceError.core(error) }
-    }
-
-    /// The subject a history is asked of: a router's id however it was named, or the word as given
-    /// (`host`, `node N`, a router removed since).
-    private func historySubject(_ router: String?) async -> String? {
-        guard let router, router != HealthProblem.host else { return router }
-        return await service.resolveRouter(router)?.rawValue ?? router
     }
 }
