@@ -393,6 +393,8 @@ busctl --address="$BUS" call io.openthread.BorderRouter.wpan0 /io/openthread/Bor
 kitchen_back() { tbrctl --json dataset show -d wpan0 2>/dev/null | grep -q "\"extPanId\" : \"$home_xpan\"" \
   && busctl --address="$BUS" get-property io.openthread.BorderRouter.wpan0 /io/openthread/BorderRouter/wpan0 io.openthread.BorderRouter DeviceRole | grep -q leader; }
 wait_for 20 "Kitchen BR to be back on Home's network" kitchen_back
+# The agent is attached a moment before its Join call returns to tbrd, and tbrd logs after that return.
+wait_for 20 "tbrd to log the rejoin" grep -q 'router joined back' "$work/tbrd.log"
 grep 'router joined back' "$work/tbrd.log" | tail -1
 show tbrctl structure recover Home
 
