@@ -31,7 +31,8 @@ DEB_PACKAGES = pkg-config libdbus-1-dev libavahi-client-dev libssl-dev libsqlite
                dbus-daemon dbus-bin systemd avahi-daemon avahi-utils nftables iproute2 iputils-ping \
                python3 python3-venv python3-dbus python3-gi util-linux procps sqlite3 \
                libnl-route-3-200 libglib2.0-0 openssl groff-base fish zsh \
-               debhelper dpkg-dev lintian binutils graphviz curl chromium prometheus
+               debhelper dpkg-dev lintian binutils graphviz curl chromium prometheus \
+               libmosquitto-dev mosquitto mosquitto-clients
 # And what the benchmarks need besides: a C compiler for bench/dbus-raw.c (libnl-route-3-200, which the
 # CHIP SDK's library links, is in DEB_PACKAGES already: the tests run python-matter-server).
 BENCH_PACKAGES = gcc

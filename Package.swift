@@ -65,6 +65,11 @@ let package = Package(
         .systemLibrary(
             name: "CAvahiClient", path: "Sources/CAvahiClient", providers: [.apt(["libavahi-client-dev"])]),
 
+        .systemLibrary(
+            // Headers only: libmosquitto is opened with dlopen when the MQTT client is made (MQTT's
+            // LibMosquitto.swift): tbrd without `mqtt-url` never maps it. Its headers are in /usr/include.
+            name: "CMosquitto", path: "Sources/CMosquitto", providers: [.apt(["libmosquitto-dev"])]),
+
         // glibc's malloc.h (mallopt, malloc_trim): in libc, no -dev package beyond libc6-dev.
         .systemLibrary(name: "CMalloc", path: "Sources/CMalloc"),
 
@@ -100,6 +105,8 @@ let package = Package(
         .target(name: "HTTPMessages", dependencies: ["TBRFoundation"], swiftSettings: strict),
         // An HTTP server over libmicrohttpd (opened with dlopen): tbrd's HTTPS API and the simulators' REST APIs.
         .target(name: "HTTPServer", dependencies: ["CMicroHTTPD", "HTTPMessages", "TBRFoundation"], swiftSettings: strict),
+        // An MQTT client over libmosquitto (opened with dlopen), driven from one serial queue: tbrd's MQTT adapter.
+        .target(name: "MQTT", dependencies: ["CMosquitto", "TBRFoundation"], swiftSettings: strict),
         // RFC 6455 of our own over TCP, client and server (Foundation's WebSocket needs a libcurl built with it).
         .target(name: "WebSocket", dependencies: ["MeshCoP", "TBRFoundation"], swiftSettings: strict),
 
@@ -116,6 +123,8 @@ let package = Package(
         .target(name: "TBRDocuments", dependencies: ["DeviceModel", "OpenThreadBR"], swiftSettings: strict),
         // Pure: a backup's contents and its sealed file (scrypt, AES-256-GCM; fuzzed: fuzz/run.sh backup).
         .target(name: "TBRBackup", dependencies: ["MeshCoP", "TBRFoundation"], swiftSettings: strict),
+        // Pure: MQTT's topics, requests (fuzzed: fuzz/run.sh mqtt) and Home Assistant's discovery configs.
+        .target(name: "MQTTMapping", dependencies: ["TBRFoundation"], swiftSettings: strict),
         // Pure: the HTTPS API's routes, scopes and request bodies (fuzzed: fuzz/run.sh api).
         .target(name: "HTTPAPIRouting", dependencies: ["TBRCore", "TBRFoundation"], swiftSettings: strict),
         // tbrd's core as its adapters see it: the calls by concern, the values and events they carry, the one
@@ -205,7 +214,7 @@ let package = Package(
                 "BorderRouterService", "OpenThreadBR", "Store", "DBus", "TBRDBusAPI", "MeshCoP", "Firewall", "TBRCore", "TBRCoreServices", "TBRDBusAdapter", "NetworkMigration",
                 "TBRLifecycle", "TBRCommandLine", "TBRFoundation", "MDNS", "BorderAgentDiscovery", "MatterOnboarding", "WebSocket",
                 "HTTP", "OpenThreadREST", "HostNetwork", "EpskcCommissioner", "DTLS", "TBRDocuments", "HTTPServer", "HTTPMessages",
-                "HTTPAPIRouting", "TBRHTTPAdapter", "TBRBackup",
+                "HTTPAPIRouting", "TBRHTTPAdapter", "TBRBackup", "TBRMQTTAdapter", "MQTT", "MQTTMapping",
             ],
             swiftSettings: strict),
         // The HTTPS API as a function of the core (TBRCore): request in, response out, no server (tbrd binds
@@ -215,6 +224,12 @@ let package = Package(
             dependencies: ["TBRCore", "TBRDocuments", "HTTPMessages", "HTTPAPIRouting", "MeshCoP", "TBRFoundation"],
             // The web page (docs/http-api.md), compiled into tbrd: no files to install, nothing fetched.
             resources: [.embedInCode("Web/index.html"), .embedInCode("Web/app.js"), .embedInCode("Web/commission.js"), .embedInCode("Web/health.js"), .embedInCode("Web/app.css")],
+            swiftSettings: strict),
+
+        // tbrd over MQTT (docs/mqtt.md): the core's state, events and requests, and Home Assistant's
+        // discovery. It maps and never decides (docs/architecture.md, "Layers").
+        .target(
+            name: "TBRMQTTAdapter", dependencies: ["TBRCore", "TBRDocuments", "MQTT", "MQTTMapping", "TBRFoundation"],
             swiftSettings: strict),
 
         // MARK: thin executables

@@ -102,6 +102,9 @@ public protocol HealthCore: Sendable {
     /// link quality and NAT64 state as last read, open problems by check, ePSKc sessions by how they
     /// ended, and tbrd's own memory and calls served. Read from what tbrd keeps: no router is asked.
     func metrics() async throws -> [MetricFamily]
+    /// What tbrd last read of `router`'s mesh (role, partition, router and child counts), from what it
+    /// keeps: the router is not asked. Throws `notFound` for a router tbrd does not know.
+    func reading(of router: String) async throws -> RouterReading
 }
 
 /// A problem opened or closed, as the core tells every adapter.

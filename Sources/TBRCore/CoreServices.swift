@@ -52,7 +52,8 @@ public protocol StructureCore: Sendable {
     /// The structure's network directory.
     func networks(of name: String) async throws -> [NetworkEntry]
     func policy(of name: String) async throws -> PolicyView
-    /// Sets the internet-access option (its spelling: `none`, `all`, `nat64Only`…) and answers once
+    /// Sets the internet-access option (its spelling: `none`, `all`, `nat64Only`…, or tbrctl's words
+    /// `nat64-only`, `dhcpv6-pd-only`) and answers once
     /// the routers' statuses are about it.
     func setPolicy(of name: String, option: String) async throws -> PolicyView
 }

@@ -71,6 +71,13 @@ public enum CoreEvent: Sendable {
     case recovery(RecoveryReport)
     /// The health monitor opened or closed a problem.
     case problem(ProblemChange)
+    /// Something of router `id` changed: it was added or removed, came or went, or what tbrd reads of it
+    /// (role, network, channel, partition, router and child counts) is different. Read it again
+    /// (``RouterCore/routerInfo(_:)``, ``HealthCore/reading(of:)``); a removed router answers `notFound`.
+    case routerChanged(id: String)
+    /// A structure was created or deleted, or its routers or settings changed: read them again
+    /// (``StructureCore/structureViews()``).
+    case structuresChanged
 }
 
 /// A commissioning stage as the core reports it: `{structure, session, payloadId, stage, time, nodeId,

@@ -22,18 +22,11 @@ extension DaemonConfiguration {
             throw .backupUnusable("backup-dir \(directory) is not a directory tbrd can reach")
         }
         guard access(directory, W_OK | X_OK) == 0 else { throw .backupUnusable("backup-dir \(directory) is not writable by tbrd (\(Errno(errno)))") }
-        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
-        guard fd >= 0 else { throw .backupUnusable("backup-passphrase-file \(path) cannot be read: \(Errno(errno))") }
-        defer { close(fd) }
-        guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { throw .backupUnusable("backup-passphrase-file \(path) is not a regular file") }
-        guard info.st_mode & 0o077 == 0 else {
-            throw .backupUnusable("backup-passphrase-file \(path) is mode \(String(info.st_mode & 0o777, radix: 8)): others may read it; make it 0600")
-        }
-        guard info.st_uid == 0 || info.st_uid == geteuid() else {
-            throw .backupUnusable("backup-passphrase-file \(path) is owned by uid \(info.st_uid): it must be owned by root or by tbrd's user")
-        }
         let bytes: [UInt8]
-        do { bytes = try FileDescriptorIO.readToEnd(fd, limit: 4096) } catch { throw .backupUnusable("backup-passphrase-file \(path): \(error)") }
+        switch SecretFile.read(path, setting: "backup-passphrase-file") {
+        case .success(let read): bytes = read
+        case .failure(let refusal): throw .backupUnusable(refusal.description)
+        }
         let passphrase = BackupFile.passphrase(fromFile: bytes)
         guard passphrase.count >= 8 else { throw .backupUnusable("the passphrase in \(path) is shorter than 8 characters") }
         return CoreBackups.Schedule(directory: directory, keep: backupKeep, passphrase: passphrase, interval: .seconds(backupInterval))

@@ -142,6 +142,22 @@ extension DaemonConfiguration {
             start (api-cert.pem and api-key.pem in state-dir, mode 0600); tbrctl api info shows its \
             SHA-256 fingerprint.
             """),
+        SettingGroup(
+            [
+                ("mqtt-url", ""), ("mqtt-username", ""), ("mqtt-password-file", ""), ("mqtt-ca-file", ""), ("mqtt-base-topic", "tbrd"),
+                ("mqtt-discovery-prefix", "homeassistant"), ("mqtt-client-id", ""), ("mqtt-admin", "no"), ("mqtt-epskc", "no"),
+            ],
+            """
+            MQTT (docs/mqtt.md), off unless mqtt-url is set: mqtt://HOST:1883, or mqtts://HOST:8883 checked \
+            against mqtt-ca-file (unset: the system's CAs). tbrd publishes its routers and structures \
+            retained under mqtt-base-topic, its events, and Home Assistant's discovery configs under \
+            mqtt-discovery-prefix (empty: none), and answers requests on mqtt-base-topic/bridge/request/#. \
+            The password is the first line of mqtt-password-file, which must be mode 0600 and owned by root \
+            or by tbrd's user, or tbrd refuses to start and says why. mqtt-client-id unset is tbrd- and the \
+            host name. Reading and setting a structure's internet access are always served; mqtt-admin yes \
+            also serves what only an admin token may do over HTTPS (structures, rooms, join, leave, \
+            commissioning), and mqtt-epskc yes ePSKc activation, whose key then crosses the broker.
+            """),
     ]
 
     /// Every key a configuration file may set.

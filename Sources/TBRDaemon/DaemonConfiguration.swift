@@ -61,6 +61,22 @@ public struct DaemonConfiguration: Sendable, Equatable {
     /// Whether the API speaks TLS: `auto` (plain HTTP on a loopback address, TLS on any other) or `on`.
     public var httpTLS: HTTPTLSMode = .auto
 
+    /// The MQTT broker (`mqtt-url`); nil: MQTT is off (the default).
+    public var mqttURL: MQTTBrokerURL?
+    /// The user name tbrd gives the broker, and the file holding its password (0600).
+    public var mqttUsername: String?
+    public var mqttPasswordFile: String?
+    /// The CA certificates an `mqtts://` broker's certificate is checked against (nil: the system's).
+    public var mqttCAFile: String?
+    /// The topic tbrd's topics are under, and Home Assistant's discovery prefix (empty: no discovery).
+    public var mqttBaseTopic = "tbrd"
+    public var mqttDiscoveryPrefix = "homeassistant"
+    /// The client id tbrd connects with (nil: `tbrd-` and the host name).
+    public var mqttClientID: String?
+    /// Whether requests only an admin token may make over HTTPS are served over MQTT, and ePSKc ones.
+    public var mqttAdmin = false
+    public var mqttEpskc = false
+
     /// The Matter commissioner tbrd hands devices to.
     public var matterBackend: MatterBackend = .none
     /// python-matter-server's WebSocket API, for `matter-backend = matter-server`.
@@ -105,6 +121,12 @@ public struct DaemonConfiguration: Sendable, Equatable {
                 throw ConfigurationError("'\(key)' must be a number of seconds from \(range.lowerBound) to \(range.upperBound), not '\(value)'")
             }
             return n
+        }
+        func text(_ limit: Int, printable: Bool) throws(ConfigurationError) -> String {
+            guard value.count <= limit, value.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value != 0x7F }) else {
+                throw ConfigurationError("'\(key)' must be at most \(limit) printable characters without spaces")
+            }
+            return value
         }
         func name() throws(ConfigurationError) -> String? {
             guard value.count <= 64, value.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value != 0x7F }) else {
@@ -163,6 +185,29 @@ public struct DaemonConfiguration: Sendable, Equatable {
         case "http-tls":
             guard let mode = HTTPTLSMode(rawValue: value) else { throw ConfigurationError("'http-tls' must be auto or on, not '\(value)'") }
             httpTLS = mode
+        case "mqtt-url":
+            if value.isEmpty {
+                mqttURL = nil
+            } else {
+                do { mqttURL = try MQTTBrokerURL(value) } catch { throw ConfigurationError("'mqtt-url': \(error.message)") }
+            }
+        case "mqtt-username": mqttUsername = value.isEmpty ? nil : try text(256, printable: true)
+        case "mqtt-password-file", "mqtt-ca-file":
+            guard value.isEmpty || (value.hasPrefix("/") && value.count <= 4096 && !value.contains("\0")) else {
+                throw ConfigurationError("'\(key)' must be an absolute path, not '\(value)'")
+            }
+            if key == "mqtt-password-file" { mqttPasswordFile = value.isEmpty ? nil : value } else { mqttCAFile = value.isEmpty ? nil : value }
+        case "mqtt-base-topic", "mqtt-discovery-prefix":
+            guard value.isEmpty ? key == "mqtt-discovery-prefix" : Self.isTopicPrefix(value) else {
+                throw ConfigurationError(
+                    "'\(key)' must be a topic without + or #, not starting or ending with /, of at most 200 characters"
+                        + (key == "mqtt-base-topic" ? "" : " (or empty: no discovery)") + "; not '\(value)'")
+            }
+            if key == "mqtt-base-topic" { mqttBaseTopic = value } else { mqttDiscoveryPrefix = value }
+        case "mqtt-client-id": mqttClientID = value.isEmpty ? nil : try text(128, printable: true)
+        case "mqtt-admin", "mqtt-epskc":
+            guard value == "yes" || value == "no" else { throw ConfigurationError("'\(key)' must be yes or no, not '\(value)'") }
+            if key == "mqtt-admin" { mqttAdmin = value == "yes" } else { mqttEpskc = value == "yes" }
         case "matter-backend":
             if value == "simulated" {
                 throw ConfigurationError(
@@ -184,6 +229,12 @@ public struct DaemonConfiguration: Sendable, Equatable {
         default:
             throw ConfigurationError("unknown setting '\(key)' (known: \(Self.keys.sorted().joined(separator: ", ")))")
         }
+    }
+
+    /// Whether `text` may stand before tbrd's topics: no wildcard, no empty first or last level.
+    static func isTopicPrefix(_ text: String) -> Bool {
+        !text.isEmpty && text.count <= 200 && !text.hasPrefix("/") && !text.hasSuffix("/")
+            && !text.contains(where: { $0 == "+" || $0 == "#" || $0 == "\0" || $0.isWhitespace })
     }
 
     /// Applies the settings of a configuration file's text.

@@ -47,6 +47,7 @@ extension DaemonRuntime {
                     // The HTTPS API first: an address it cannot serve stops tbrd before io.tbrd is taken.
                     try await startAPI()
                     try await publish()
+                    try startMQTT()
                 } catch {
                     group.cancelAll()
                     throw error
@@ -101,6 +102,7 @@ extension DaemonRuntime {
     func stopServing() async {
         await dbus.releaseName()
         await stopAPI()
+        await stopMQTT()
         calls.close()
         let pending = calls.inFlight
         if pending > 0 {

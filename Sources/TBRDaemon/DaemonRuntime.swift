@@ -14,6 +14,8 @@ import TBRFoundation
 import TBRLifecycle
 import TBRCore
 import TBRHTTPAdapter
+import MQTT
+import TBRMQTTAdapter
 
 /// tbrd once it has started: every part it runs on is here and non-optional, built by ``start`` before
 /// anything is served, so no handler can observe tbrd half-built.
@@ -78,13 +80,18 @@ actor DaemonRuntime {
     let dbus: DBusAdapter
     var httpAdapter: HTTPAdapter?
     var apiFingerprint = ""
+    /// The MQTT client's options as tbrd.conf sets them (the password read at start); nil: MQTT is off.
+    let mqttOptions: MQTTClientOptions?
+    /// The MQTT adapter while it runs (DaemonRuntime+MQTT.swift).
+    var mqttAdapter: MQTTAdapter?
 
     private init(
         configuration: DaemonConfiguration, logger: Logger, clock: any TBRClock, store: TBRStore, connection: Connection,
         structures: PersistentStructureStore, service: BorderRouterService, mdns: MDNSClient, advertisedNames: AdvertisedRouterNames,
         vanishedNames: AsyncThrowingMapSequence<SignalStream, NameOwnerChange>, notifier: ServiceNotifier, browsesMDNS: Bool,
-        backupSchedule: CoreBackups.Schedule?
+        backupSchedule: CoreBackups.Schedule?, mqttOptions: MQTTClientOptions?
     ) {
+        self.mqttOptions = mqttOptions
         self.browsesMDNS = browsesMDNS
         self.notifier = notifier
         self.mdns = mdns
@@ -137,6 +144,7 @@ actor DaemonRuntime {
     {
         let path = TBRStore.databasePath(inStateDirectory: configuration.stateDirectory)
         let backupSchedule = try configuration.backupSchedule()
+        let mqttOptions = try configuration.mqttOptions()
         do {
             if case .tightened(let was) = try StateDirectory.secure(configuration.stateDirectory) {
                 logger.notice(
@@ -190,6 +198,6 @@ actor DaemonRuntime {
             configuration: configuration, logger: logger, clock: clock, store: store, connection: connection,
             structures: structures, service: service, mdns: MDNSClient(logger: logger.child("mdns")),
             advertisedNames: advertisedNames, vanishedNames: vanishedNames, notifier: notifier, browsesMDNS: browsesMDNS,
-            backupSchedule: backupSchedule)
+            backupSchedule: backupSchedule, mqttOptions: mqttOptions)
     }
 }

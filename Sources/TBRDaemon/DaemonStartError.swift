@@ -8,6 +8,8 @@ public enum DaemonStartError: Error, CustomStringConvertible, Sendable {
     case apiUnusable(String, String)
     /// Automatic backups cannot be made as configured (why).
     case backupUnusable(String)
+    /// MQTT is configured but cannot be used (a password file others may read, libmosquitto missing).
+    case mqttUnusable(String)
 
     public var description: String {
         switch self {
@@ -17,6 +19,7 @@ public enum DaemonStartError: Error, CustomStringConvertible, Sendable {
         case .alreadyRunning(let name, let owner): "\(name) is already owned by \(owner); is tbrd already running?"
         case .apiUnusable(let listen, let why): "the HTTPS API cannot serve on \(listen) (http-listen): \(why)"
         case .backupUnusable(let why): "automatic backups cannot be made: \(why)"
+        case .mqttUnusable(let why): "MQTT cannot be used: \(why)"
         }
     }
 
@@ -24,7 +27,7 @@ public enum DaemonStartError: Error, CustomStringConvertible, Sendable {
     public var exitCode: Int32 {
         switch self {
         case .stateUnusable: 73  // EX_CANTCREAT
-        case .backupUnusable: 78  // EX_CONFIG
+        case .backupUnusable, .mqttUnusable: 78  // EX_CONFIG
         case .busUnreachable, .nameRefused, .alreadyRunning, .apiUnusable: 69  // EX_UNAVAILABLE
         }
     }

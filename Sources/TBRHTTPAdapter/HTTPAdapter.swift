@@ -96,6 +96,8 @@ public final class HTTPAdapter: Sendable {
         case .commissioning(let report): .encoding("commissioning", report)
         case .recovery(let report): .encoding("recovery", report)
         case .problem(let change): .encoding("problem", ProblemEvent(event: change.opened ? "opened" : "closed", problem: change.problem))
+        // Not events of the API's stream: a client reads the router or the structures again when it wants.
+        case .routerChanged, .structuresChanged: nil
         }
     }
 

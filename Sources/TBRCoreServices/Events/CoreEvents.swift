@@ -5,8 +5,8 @@ import TBRDocuments
 package import TBRFoundation
 
 /// What happens, as the core tells every adapter (TBRCore's ``TBRCore/CoreEvent``): ePSKc starts and
-/// ends with their journal sequence, routers coming online or going, a structure's policy statuses
-/// recorded anew, each commissioning stage. Each subscriber has its own bounded stream
+/// ends with their journal sequence, routers coming online or going, added, removed or read anew,
+/// structures changed, a structure's policy statuses recorded anew, each commissioning stage. Each subscriber has its own bounded stream
 /// (``events(bufferLimit:)``); with none, no event is built. The adapters' own signals (D-Bus's) follow
 /// the service's streams themselves; nothing here knows an adapter.
 package actor CoreEvents {
@@ -18,6 +18,8 @@ package actor CoreEvents {
     let recoveryReports: EventStream<RecoveryReport>
     /// What the health monitor opens and closes, subscribed before anything runs.
     let problemChanges: EventStream<ProblemChange>
+    /// The routers whose reading changed, subscribed before anything runs.
+    let readings: EventStream<DeviceID>
     nonisolated let broadcaster = EventBroadcaster<CoreEvent>()
 
     package init(
@@ -29,6 +31,7 @@ package actor CoreEvents {
         self.structureChanges = structureStore.changes(bufferLimit: 4096)
         self.recoveryReports = recovery.reports.subscribe(bufferLimit: 1024) { $0 }
         self.problemChanges = health.changes.subscribe(bufferLimit: 1024) { $0 }
+        self.readings = health.readings.subscribe(bufferLimit: 4096) { $0 }
     }
 
     /// What happens from now on, through a stream holding at most `bufferLimit` events not yet taken.
@@ -46,7 +49,7 @@ package actor CoreEvents {
                     switch event {
                     case .online(let id): self.broadcaster.publish(.router(id: id.rawValue, online: true))
                     case .offline(let id): self.broadcaster.publish(.router(id: id.rawValue, online: false))
-                    case .added, .removed: continue
+                    case .added(let id), .removed(let id): self.broadcaster.publish(.routerChanged(id: id.rawValue))
                     }
                 }
             }
@@ -61,8 +64,16 @@ package actor CoreEvents {
             group.addTask {
                 for await change in problemChanges { self.broadcaster.publish(.problem(change)) }
             }
+            let readings = self.readings
+            group.addTask {
+                for await id in readings { self.broadcaster.publish(.routerChanged(id: id.rawValue)) }
+            }
             for await change in structureChanges {
-                guard case .policyStatusChanged(let id) = change, broadcaster.subscriberCount > 0 else { continue }
+                guard case .policyStatusChanged(let id) = change else {
+                    broadcaster.publish(.structuresChanged)
+                    continue
+                }
+                guard broadcaster.subscriberCount > 0 else { continue }
                 // The `structure policy --json` document, from the statuses just recorded.
                 if let info = try? await structures.info(id), let statuses = try? await structures.policyStatus(id),
                     let view = try? await structures.policyView(of: info, statuses: statuses)

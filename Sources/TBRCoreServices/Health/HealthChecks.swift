@@ -16,6 +16,8 @@ package struct RouterObservation: Sendable, Equatable {
     package var children: Int?
     /// The Extended PAN ID of its active dataset, when read.
     package var network: String?
+    /// The channel of its active dataset, when read.
+    package var channel: UInt16?
     /// Its structure's name, when it is in one.
     package var structure: String?
     /// `Nat64State` (prefix manager, translator) as words, when read.
@@ -25,7 +27,7 @@ package struct RouterObservation: Sendable, Equatable {
 
     package static func == (a: Self, b: Self) -> Bool {
         a.online == b.online && a.role == b.role && a.partitionID == b.partitionID && a.leaderRouterID == b.leaderRouterID && a.routers == b.routers
-            && a.children == b.children && a.network == b.network && a.structure == b.structure && a.nat64?.prefixManager == b.nat64?.prefixManager
+            && a.children == b.children && a.network == b.network && a.channel == b.channel && a.structure == b.structure && a.nat64?.prefixManager == b.nat64?.prefixManager
             && a.nat64?.translator == b.nat64?.translator && a.neighbors.map(\.address) == b.neighbors.map(\.address)
             && a.neighbors.map(\.linkQuality) == b.neighbors.map(\.linkQuality)
     }
@@ -52,6 +54,7 @@ package struct RouterObservation: Sendable, Equatable {
             online: facts.online, role: facts.role, partitionID: topology?.partitionID, leaderRouterID: topology?.leaderRouterID,
             routers: topology.map { $0.nodes.filter { $0.role != .child }.count }, children: topology.map { $0.nodes.filter { $0.role == .child }.count },
             network: dataset?.extendedPANID?.description, structure: facts.structureNetwork?.structure)
+        channel = dataset?.channel.map { UInt16($0.number) }
         if case .value(let state) = facts.health.nat64 { nat64 = ("\(state.prefixManager)", "\(state.translator)") }
         neighbors = (topology?.nodes ?? []).filter { $0.source == .neighborTable }.compactMap { node in
             node.linkQualityIn.map { (address: node.extAddress.description, linkQuality: $0) }

@@ -35,6 +35,17 @@ extension HealthMonitor: HealthCore {
         } catch { throw ServiceError.core(error) }
     }
 
+    package func reading(of router: String) async throws -> RouterReading {
+        guard let id = await service.resolveRouter(router) else { throw ServiceError.missing("there is no border router \(Quoted(router))") }
+        let summary = await service.routerSummaries().first { $0.id == id }
+        let observation = observations[id]
+        let online = summary?.isOnline ?? false
+        return RouterReading(
+            router: id.rawValue, online: online, role: online ? (summary?.role).map { "\($0)" } : nil,
+            partitionId: online ? observation?.partitionID.map(HealthSample.partitionText) : nil, routers: online ? observation?.routers : nil,
+            children: online ? observation?.children : nil)
+    }
+
     /// The subject a history is asked of: a router's id however it was named, or the word as given
     /// (`host`, `node N`, a router removed since).
     private func historySubject(_ router: String?) async -> String? {

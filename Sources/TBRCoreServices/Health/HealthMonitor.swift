@@ -27,6 +27,9 @@ package actor HealthMonitor {
     package let calls: CallGate
     /// Each problem opened or closed, for the adapters (`ProblemOpened`/`ProblemClosed`, the `problem` event).
     package nonisolated let changes = EventBroadcaster<ProblemChange>()
+    /// Each router whose reading changed (presence, role, network, channel, partition, counts), for the
+    /// adapters that show it (``TBRCore/CoreEvent/routerChanged(id:)``).
+    package nonisolated let readings = EventBroadcaster<DeviceID>()
     /// Routers being checked now, and those to check again once that ends (a change meanwhile).
     private var checking: Set<DeviceID> = []
     private var again: Set<DeviceID> = []
@@ -94,6 +97,7 @@ package actor HealthMonitor {
             let now = (online: summary.isOnline, role: summary.role)
             defer { last = now }
             guard last.map({ $0.online != now.online || $0.role != now.role }) ?? true else { continue }
+            readings.publish(id)
             if let word = RouterObservation.stateWord(online: now.online, role: now.role),
                 word != last.flatMap({ RouterObservation.stateWord(online: $0.online, role: $0.role) })
             {
@@ -236,6 +240,7 @@ package actor HealthMonitor {
     private func record(_ observation: RouterObservation, of id: DeviceID) async {
         let before = observations[id]
         observations[id] = observation
+        if before != observation { readings.publish(id) }
         if let change = observation.sample(since: before, subject: id.rawValue) { await append(change) }
         if before?.partitionID != observation.partitionID || before?.structure != observation.structure
             || before?.network != observation.network || before?.role != observation.role || before?.online != observation.online

@@ -67,7 +67,10 @@ extension CoreStructures: StructureCore {
     /// as writing `InternetAccessOption` does.
     package func setPolicy(of name: String, option text: String) async throws -> PolicyView {
         let info = try await structure(named: name)
-        guard let option = Self.option(busName: text) else {
+        // Its D-Bus spelling (`nat64Only`), or tbrctl's word for it (`nat64-only`), as a home controller's
+        // select sends it.
+        let option = Self.option(busName: text) ?? ThreadNetworkSettingsTrait.InternetAccessOption.allCases.first { Doctor.word($0) == text }
+        guard let option else {
             throw ServiceError.invalid(
                 "\(Quoted(text)) is not an internet-access option (\(ThreadNetworkSettingsTrait.InternetAccessOption.allCases.map(Self.busName).joined(separator: ", ")))")
         }
