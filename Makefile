@@ -178,10 +178,11 @@ clean:
 
 fuzz-smoke:
 	fuzz/run.sh dataset 5 && fuzz/run.sh txt 5 && fuzz/run.sh matter 5 && fuzz/run.sh websocket 5 \
-	  && fuzz/run.sh json 5 && fuzz/run.sh rest 5 && fuzz/run.sh routes 5 && fuzz/run.sh coap 5 && fuzz/run.sh dtls 5 && fuzz/run.sh api 5 && fuzz/run.sh backup 5
+	  && fuzz/run.sh json 5 && fuzz/run.sh rest 5 && fuzz/run.sh routes 5 && fuzz/run.sh coap 5 && fuzz/run.sh dtls 5 && fuzz/run.sh api 5 && fuzz/run.sh backup 5 \
+	  && fuzz/run.sh mqtt 5
 
 fuzz:
 	fuzz/run.sh dataset $(FUZZ_SECONDS) && fuzz/run.sh txt $(FUZZ_SECONDS) && fuzz/run.sh matter $(FUZZ_SECONDS) \
 	  && fuzz/run.sh websocket $(FUZZ_SECONDS) && fuzz/run.sh json $(FUZZ_SECONDS) && fuzz/run.sh rest $(FUZZ_SECONDS) \
 	  && fuzz/run.sh routes $(FUZZ_SECONDS) && fuzz/run.sh coap $(FUZZ_SECONDS) && fuzz/run.sh dtls $(FUZZ_SECONDS) \
-	  && fuzz/run.sh api $(FUZZ_SECONDS) && fuzz/run.sh backup $(FUZZ_SECONDS)
+	  && fuzz/run.sh api $(FUZZ_SECONDS) && fuzz/run.sh backup $(FUZZ_SECONDS) && fuzz/run.sh mqtt $(FUZZ_SECONDS)

@@ -258,6 +258,7 @@ let package = Package(
         .testTarget(
             name: "NetworkMigrationTests", dependencies: ["NetworkMigration", "TBRDocuments", "MeshCoP", "TBRTestKit"], swiftSettings: strict),
         .testTarget(name: "StoreTests", dependencies: ["Store", "TBRTestKit"], swiftSettings: strict),
+        .testTarget(name: "MQTTMappingTests", dependencies: ["MQTTMapping", "TBRFoundation"], swiftSettings: strict),
         .testTarget(name: "TBRBackupTests", dependencies: ["TBRBackup", "MeshCoP", "TBRTestKit"], swiftSettings: strict),
         .testTarget(
             name: "MDNSTests",

@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # Builds and runs one libFuzzer target.
-#   fuzz/run.sh TARGET SECONDS      TARGET: dataset | txt | matter | websocket | json | rest | routes | coap | dtls | api | backup
+#   fuzz/run.sh TARGET SECONDS      TARGET: dataset | txt | matter | websocket | json | rest | routes | coap | dtls | api | backup | mqtt
 # The target is compiled with `swiftc -sanitize=fuzzer,address` together with the sources of the modules
 # it imports (no SwiftPM; scripts/swiftc-modules.sh), into fuzz/build/ (git-ignored). It runs on
 # a temporary copy of fuzz/corpus/TARGET, so the repository is not touched; a crashing input is saved
 # in fuzz/build/artifacts/TARGET/. Exits non-zero if the fuzzer finds a crash, leak or timeout.
 set -euo pipefail
 
-usage() { echo "usage: fuzz/run.sh dataset|txt|matter|websocket|json|rest|routes|coap|dtls|api|backup SECONDS" >&2; exit 64; }
+usage() { echo "usage: fuzz/run.sh dataset|txt|matter|websocket|json|rest|routes|coap|dtls|api|backup|mqtt SECONDS" >&2; exit 64; }
 [ $# -eq 2 ] || usage
 target=$1 seconds=$2
 case $target in
@@ -19,6 +19,7 @@ case $target in
   routes) source=fuzz/RoutesFuzz.swift ;;
   api) source=fuzz/APIFuzz.swift ;;
   backup) source=fuzz/BackupFuzz.swift ;;
+  mqtt) source=fuzz/MQTTFuzz.swift ;;
   # The REST decoders are compiled with the target itself: their module also holds the HTTP client.
   rest) source="fuzz/RESTFuzz.swift Sources/OpenThreadREST/RESTDecoding.swift Sources/OpenThreadREST/RESTValues.swift
     Sources/OpenThreadREST/RESTAgentError.swift Sources/OpenThreadREST/RESTTaskDecoding.swift

@@ -99,7 +99,7 @@ step "every library tbrd and tbrctl open with dlopen is in .note.dlopen and in D
 depends=$(dpkg-query -W -f='${Depends}' tbrd)
 for binary in /usr/sbin/tbrd /usr/bin/tbrctl; do
   note=$(objcopy -O binary --only-section=.note.dlopen "$binary" /dev/stdout | tr -d '\0')
-  for soname in libdbus-1.so.3 libcrypto.so.3 libavahi-client.so.3 libcurl.so.4 libmicrohttpd.so.12; do
+  for soname in libdbus-1.so.3 libcrypto.so.3 libavahi-client.so.3 libcurl.so.4 libmicrohttpd.so.12 libmosquitto.so.1; do
     echo "$note" | grep -q "\"$soname\"" || fail "$binary: .note.dlopen does not name $soname"
     package=$(dpkg -S "*/$soname" | cut -d: -f1 | head -1)
     echo "$depends" | grep -q "$package" || fail "$soname comes from $package, which Depends does not name"

@@ -1,5 +1,5 @@
 // The libraries tbrd, tbrctl and otbr-sim open with dlopen (libdbus, libcrypto, libavahi-client, libcurl,
-// libmicrohttpd: tbrd's HTTPS API and otbr-sim's REST API), declared in an ELF note as systemd's
+// libmicrohttpd: tbrd's HTTPS API and otbr-sim's REST API; libmosquitto: tbrd's MQTT), declared in an ELF note as systemd's
 // "dlopen metadata" specification describes (https://systemd.io/ELF_DLOPEN_METADATA/): a section
 // .note.dlopen holding a note of owner "FDO", type 0x407c0c0a, whose text is a JSON array with one
 // object per library. Packaging tools can read what no DT_NEEDED entry says; the Debian package
@@ -16,7 +16,9 @@
     "{\"feature\":\"rest\",\"description\":\"Border routers on other hosts through otbr-agent's REST API\"," \
     "\"priority\":\"recommended\",\"soname\":[\"libcurl.so.4\"]},"                                             \
     "{\"feature\":\"http-api\",\"description\":\"tbrd's HTTPS API (http-listen)\","                            \
-    "\"priority\":\"suggested\",\"soname\":[\"libmicrohttpd.so.12\"]}]"
+    "\"priority\":\"suggested\",\"soname\":[\"libmicrohttpd.so.12\"]},"                                   \
+    "{\"feature\":\"mqtt\",\"description\":\"tbrd over MQTT (mqtt-url)\","                                     \
+    "\"priority\":\"suggested\",\"soname\":[\"libmosquitto.so.1\"]}]"
 
 __attribute__((used, section(".note.dlopen"), aligned(4)))
 static const struct {
