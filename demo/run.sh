@@ -164,6 +164,28 @@ cat >> "$work/tbrd.conf" <<CONF
 matter-backend = matter-server
 matter-server-url = $matter_url
 CONF
+# A home's MQTT broker (Debian's mosquitto, with users and passwords), where tbrd publishes its routers
+# and structures for Home Assistant and takes requests (docs/mqtt.md). It runs where tbrd runs.
+if [ -n "$netns" ]; then mqtt_port=1883; else mqtt_port=$((20000 + RANDOM % 40000)); fi
+mosquitto_passwd -b -c "$work/mqtt-users" tbrd tbrd-demo-password && mosquitto_passwd -b "$work/mqtt-users" homeassistant ha-demo-password
+cat > "$work/mosquitto.conf" <<CONF
+listener $mqtt_port 127.0.0.1
+user $(id -un)
+allow_anonymous false
+password_file $work/mqtt-users
+log_dest file $work/mosquitto.log
+CONF
+"${in_ns[@]}" mosquitto -c "$work/mosquitto.conf" &
+pids+=($!)
+printf 'tbrd-demo-password\n' > "$work/mqtt-password" && chmod 600 "$work/mqtt-password"
+cat >> "$work/tbrd.conf" <<CONF
+mqtt-url = mqtt://127.0.0.1:$mqtt_port
+mqtt-username = tbrd
+mqtt-password-file = $work/mqtt-password
+mqtt-client-id = tbrd-demo
+CONF
+mqtt_sub() { "${in_ns[@]}" mosquitto_sub -h 127.0.0.1 -p "$mqtt_port" -u homeassistant -P ha-demo-password "$@"; }
+mqtt_pub() { "${in_ns[@]}" mosquitto_pub -h 127.0.0.1 -p "$mqtt_port" -u homeassistant -P ha-demo-password "$@"; }
 "${in_ns[@]}" tbrd --bus "$BUS" --state-dir "$work/state" --config "$work/tbrd.conf" > "$work/tbrd.log" 2>&1 &
 pids+=($!)
 tbrd_pid=$!
@@ -211,6 +233,29 @@ fi
 show tbrctl --json structure policy Home
 echo "back to unspecified: tbrd stops managing the structure and removes its firewall rules"
 show tbrctl structure policy Home --internet-access unspecified
+
+step "A home controller over MQTT: Home Assistant finds the routers and Home by itself, and one message sets internet access"
+mqtt_online() { mqtt_sub -t tbrd/bridge/state -C 1 -W 2 2>/dev/null | grep -q online; }
+wait_for 15 "tbrd on the MQTT broker" mqtt_online
+echo "(mqtt_sub and mqtt_pub below are mosquitto_sub and mosquitto_pub -h 127.0.0.1 -p $mqtt_port -u homeassistant -P …)"
+echo "Home Assistant's discovery configs tbrd keeps on the broker (retained):"
+printf '%s$ mosquitto_sub -t '"'"'homeassistant/#'"'"' --retained-only -F %%t%s\n' "$bold" "$plain"
+{ mqtt_sub -t 'homeassistant/#' --retained-only -W 1 -F '%t' 2>/dev/null || true; } | sort
+echo "Home Assistant's select sets Home's internet access: one message on its command topic"
+show mqtt_pub -t tbrd/structures/Home/internet-access/set -m none
+home_none() { tbrctl --json structure policy Home | grep -q '"internetAccessOption" : "none"' && ! tbrctl --json structure policy Home | grep -q '"state" : "pending"'; }
+wait_for 15 "Home's policy to be none, applied" home_none
+show tbrctl structure policy Home
+echo "A request with a transaction, answered on tbrd/bridge/response/structure/policy:"
+mqtt_sub -t tbrd/bridge/response/structure/policy -t demo/ready -F '%t %p' > "$work/mqtt-response" &
+sub_pid=$!
+pids+=($sub_pid)
+subscribed() { mqtt_pub -t demo/ready -m ready && grep -q '^demo/ready' "$work/mqtt-response"; }
+wait_for 10 "mosquitto_sub to be subscribed" subscribed
+show mqtt_pub -t tbrd/bridge/request/structure/policy -m '{"structure": "Home", "internetAccessOption": "unspecified", "transaction": 1}'
+wait_for 10 "the response" grep -q '^tbrd/bridge/response' "$work/mqtt-response"
+kill "$sub_pid"
+grep '^tbrd/bridge/response' "$work/mqtt-response" | cut -c1-240
 
 step "The mesh around a border router: a few simulated neighbours, read fresh from otbr-agent's tables"
 sim="busctl --address=$BUS call io.openthread.BorderRouter.wpan0 /io/tbrd/Simulator/wpan0 io.tbrd.Simulator1"
