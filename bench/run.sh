@@ -27,11 +27,12 @@ if [ "$quick" -eq 1 ]; then
         "fetch|bench/fetch.sh 3"
         "http|bench/http.sh 3 10 3"
         "backup|env ROUTERS=8 bench/backup.sh 1"
-        "health|env ROUTERS=8 IDLE_SECONDS=1 bench/health.sh 2")
+        "health|env ROUTERS=8 IDLE_SECONDS=1 bench/health.sh 2"
+        "mqtt|bench/mqtt.sh 2 4")
 else
   runs=("dbus|bench/dbus.sh" "meshcop|bench/meshcop.sh" "matter|bench/matter.sh" "tbrd|bench/tbrd.sh"
         "policy|bench/policy.sh" "rest|bench/rest.sh" "fetch|bench/fetch.sh" "http|bench/http.sh" "backup|bench/backup.sh"
-        "health|bench/health.sh")
+        "health|bench/health.sh" "mqtt|bench/mqtt.sh")
 fi
 
 logs=bench/build/logs

@@ -247,7 +247,9 @@ home_none() { tbrctl --json structure policy Home | grep -q '"internetAccessOpti
 wait_for 15 "Home's policy to be none, applied" home_none
 show tbrctl structure policy Home
 echo "A request with a transaction, answered on tbrd/bridge/response/structure/policy:"
-mqtt_sub -t tbrd/bridge/response/structure/policy -t demo/ready -F '%t %p' > "$work/mqtt-response" &
+# exec: the background job is mosquitto_sub itself (ip netns exec execs it too), so that kill ends it.
+(exec "${in_ns[@]}" mosquitto_sub -h 127.0.0.1 -p "$mqtt_port" -u homeassistant -P ha-demo-password \
+  -t tbrd/bridge/response/structure/policy -t demo/ready -F '%t %p' > "$work/mqtt-response") &
 sub_pid=$!
 pids+=($sub_pid)
 subscribed() { mqtt_pub -t demo/ready -m ready && grep -q '^demo/ready' "$work/mqtt-response"; }
