@@ -180,17 +180,9 @@ final class HostileUDPPeer: Sendable {
     private let stopped = Mutex(false)
 
     init(answer: @escaping @Sendable ([UInt8]) -> [UInt8]?) throws {
-        let socketFD = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
+        let (socketFD, port) = try loopbackSocket(type: Int32(SOCK_DGRAM.rawValue))
         fd = socketFD
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socketFD, $0, length) == 0 && getsockname(socketFD, $0, &length) == 0 }
-        }
-        guard bound else { throw TestFailure("cannot bind a UDP port on loopback") }
-        port = UInt16(bigEndian: address.sin_port)
+        self.port = port
         var timeout = timeval(tv_sec: 0, tv_usec: 100_000)
         setsockopt(socketFD, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         let fd = socketFD

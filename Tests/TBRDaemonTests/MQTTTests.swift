@@ -31,6 +31,14 @@ import Glibc
         #expect(r.status == 0, "tbrctl \(arguments): \(r.stderr)")
     }
 
+    /// A broker, otbr-sim with `routers`, and tbrd connected to the broker with `extra` in tbrd.conf.
+    static func start(_ env: DaemonEnvironment, routers: [String], _ extra: String = "", brokerExtra: String = "") async throws -> MosquittoBroker {
+        let broker = try await MosquittoBroker(in: env.directory, name: "home", extra: brokerExtra)
+        try await env.startSimulator(routers)
+        try await env.startDaemon(try configuration(env, broker, extra))
+        return broker
+    }
+
     /// A structure `Home` holding wpan0 and wpan1.
     static func makeHome(_ env: DaemonEnvironment) async throws {
         try await tbrctl(env, ["structure", "create", "Home"])
@@ -40,10 +48,8 @@ import Glibc
 
     @Test func routersAndStructuresAppearInHomeAssistantByThemselves() async throws {
         try await withDaemon { env throws in
-            let broker = try await MosquittoBroker(in: env.directory, name: "home")
+            let broker = try await Self.start(env, routers: ["wpan0", "wpan1"])
             defer { Task { await broker.stop() } }
-            try await env.startSimulator(["wpan0", "wpan1"])
-            try await env.startDaemon(try Self.configuration(env, broker))
             try await Self.makeHome(env)
             // A controller that comes later gets everything retained.
             let sub = try await broker.subscribe(["tbrd/#", "homeassistant/#"])
@@ -112,10 +118,8 @@ import Glibc
 
     @Test func oneMessageSetsAStructuresInternetAccessAndTheStateFollows() async throws {
         try await withDaemon { env throws in
-            let broker = try await MosquittoBroker(in: env.directory, name: "home")
+            let broker = try await Self.start(env, routers: ["wpan0", "wpan1"])
             defer { Task { await broker.stop() } }
-            try await env.startSimulator(["wpan0", "wpan1"])
-            try await env.startDaemon(try Self.configuration(env, broker))
             try await Self.makeHome(env)
             let sub = try await broker.subscribe(["tbrd/#", "replies/#"])
             defer { Task { await sub.stop() } }
@@ -184,10 +188,9 @@ import Glibc
     @Test func aBrokerThatGoesAwayLosesNothingOfTbrd() async throws {
         try await withDaemon { env throws in
             // A broker that keeps sessions across its restart: the controller's queued messages wait for it.
-            let broker = try await MosquittoBroker(in: env.directory, name: "home", extra: "persistence true\npersistence_location \(env.directory.path)/home/\n")
+            let broker = try await Self.start(
+                env, routers: ["wpan0"], brokerExtra: "persistence true\npersistence_location \(env.directory.path)/home/\n")
             defer { Task { await broker.stop() } }
-            try await env.startSimulator(["wpan0"])
-            try await env.startDaemon(try Self.configuration(env, broker))
             let sub = try await broker.subscribe(["tbrd/#"], extra: ["-c", "-i", "controller-session", "-q", "1"])
             defer { Task { await sub.stop() } }
             try await sub.waitFor("tbrd online") { $0.topic == "tbrd/bridge/state" && $0.payload == "online" }
@@ -246,10 +249,8 @@ import Glibc
 
     @Test func hostileRequestsGetAnErrorAndHarmNothing() async throws {
         try await withDaemon { env throws in
-            let broker = try await MosquittoBroker(in: env.directory, name: "home")
+            let broker = try await Self.start(env, routers: ["wpan0"])
             defer { Task { await broker.stop() } }
-            try await env.startSimulator(["wpan0"])
-            try await env.startDaemon(try Self.configuration(env, broker))
             let sub = try await broker.subscribe(["tbrd/bridge/response/#"])
             defer { Task { await sub.stop() } }
             let big = env.directory.appendingPathComponent("big")

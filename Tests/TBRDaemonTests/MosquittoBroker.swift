@@ -86,18 +86,9 @@ final class MosquittoBroker: @unchecked Sendable {
 
     /// A port no one listens on now.
     static func freePort() throws -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw TestKitError("socket: \(errno)") }
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
-        }
-        guard bound else { throw TestKitError("bind: \(errno)") }
-        return Int(UInt16(bigEndian: address.sin_port))
+        let (fd, port) = try loopbackSocket(type: Int32(SOCK_STREAM.rawValue))
+        close(fd)
+        return Int(port)
     }
 
     /// `mosquitto_sub` as the home controller on `filters`, printing each message as retained flag, topic
