@@ -125,7 +125,7 @@ extension MQTTAdapter {
             logger.info("MQTT: internet access set", [("structure", structure), ("option", word)])
         } catch {
             logger.warning("MQTT: internet access not set", [("structure", structure), ("error", "\(error)")])
-            work.continuation.yield(.structures)
+            ask(.structures)
         }
     }
 }

@@ -12,13 +12,7 @@ extension MQTTAdapter {
     func publishState() async {
         for await publication in work.stream {
             switch publication {
-            case .all:
-                published.withLock { $0.payloads.removeAll() }
-                client.publish(MQTTMessage(topic: settings.topics.bridgeState, text: "online", retain: true))
-                await publishRouters()
-                await publishStructures()
-                await publishDiscovery()
-                await publishInfo()
+            case .all: await publishAll()
             case .router(let id):
                 let changedSet = await publishRouter(id)
                 if changedSet { await publishInfo() }
@@ -28,7 +22,19 @@ extension MQTTAdapter {
             case .discovery: await publishDiscovery()
             case .info: await publishInfo()
             }
+            // Something was not asked for (the queue was full): it may have been anything, so everything.
+            if published.withLock({ p in defer { p.behind = false }; return p.behind }) { await publishAll() }
         }
+    }
+
+    /// tbrd's state, every router and structure, the discovery configs and the info, all sent again.
+    private func publishAll() async {
+        published.withLock { $0.payloads.removeAll() }
+        client.publish(MQTTMessage(topic: settings.topics.bridgeState, text: "online", retain: true))
+        await publishRouters()
+        await publishStructures()
+        await publishDiscovery()
+        await publishInfo()
     }
 
     /// `document` on `topic`, retained, unless it is what was last sent there.

@@ -42,8 +42,10 @@ public final class MQTTAdapter: Sendable {
     let discovery: HomeAssistantDiscovery?
     /// The core's events, subscribed when the adapter is made (none is lost before ``run()``).
     let coreEvents: EventStream<CoreEvent>
-    /// The retained state to publish, in order (one worker drains it).
-    let work = AsyncStream.makeStream(of: Publication.self, bufferingPolicy: .unbounded)
+    /// The retained state to publish, in order (one worker drains it): at most ``workLimit`` waiting; when
+    /// more come, the worker publishes everything once it is through (``Published/behind``).
+    let work = AsyncStream.makeStream(of: Publication.self, bufferingPolicy: .bufferingOldest(workLimit))
+    static let workLimit = 4096
     /// The routers and structures whose retained topics and discovery configs are out.
     let published = Locked(Published())
     /// Requests at once; more wait for one to finish.
@@ -55,6 +57,13 @@ public final class MQTTAdapter: Sendable {
         /// The last payload of each retained state topic: the same document is not sent again (until the
         /// next connection, which sends everything).
         var payloads: [String: [UInt8]] = [:]
+        /// A publication could not wait (the queue was full): everything is published once the queue is through.
+        var behind = false
+    }
+
+    /// Asks the worker for `publication`.
+    func ask(_ publication: Publication) {
+        if case .dropped = work.continuation.yield(publication) { published.withLock { $0.behind = true } }
     }
 
     /// What the worker publishes.
@@ -124,7 +133,7 @@ public final class MQTTAdapter: Sendable {
         switch event {
         case .connected(let version):
             logger.notice("MQTT: connected to the broker", [("protocol", version)])
-            work.continuation.yield(.all)
+            ask(.all)
             return nil
         case .disconnected, .refused:
             // The client said why in the log, once per attempt.
@@ -132,7 +141,7 @@ public final class MQTTAdapter: Sendable {
         case .message(let message):
             let topics = settings.topics
             if message.topic == topics.homeAssistantStatus {
-                if message.payload == Array("online".utf8) { work.continuation.yield(.discovery) }
+                if message.payload == Array("online".utf8) { ask(.discovery) }
                 return nil
             }
             if let operation = topics.operation(ofRequest: message.topic) {
@@ -147,19 +156,26 @@ public final class MQTTAdapter: Sendable {
 
     /// The core's events: events to their topics, changes of state to the worker.
     private func forwardCoreEvents() async {
+        var dropped = 0
         for await event in coreEvents {
+            // Events the stream could not hold: what they changed is not known, so the state goes again whole.
+            if coreEvents.droppedCount > dropped {
+                dropped = coreEvents.droppedCount
+                published.withLock { $0.behind = true }
+                ask(.info)
+            }
             switch event {
             case .epskc(let e): publishEvent("epskc", e)
             case .policy(let view):
                 publishEvent("policy", view)
-                work.continuation.yield(.structures)
+                ask(.structures)
             case .commissioning(let report): publishEvent("commissioning", report)
             case .recovery(let report): publishEvent("recovery", report)
             case .problem(let change):
                 publishEvent("problem", ProblemEventDocument(event: change.opened ? "opened" : "closed", problem: change.problem))
-                work.continuation.yield(.info)
-            case .router(let id, _), .routerChanged(let id): work.continuation.yield(.router(id))
-            case .structuresChanged: work.continuation.yield(.structures)
+                ask(.info)
+            case .router(let id, _), .routerChanged(let id): ask(.router(id))
+            case .structuresChanged: ask(.structures)
             }
         }
     }

@@ -181,7 +181,11 @@ import Glibc
             // The key on the one response, and nowhere else; no network key anywhere.
             let carrying = all.messages.filter { $0.payload.contains(key) }
             #expect(carrying.map(\.topic) == ["tbrd/bridge/response/epskc/activate"], "\(carrying.map(\.topic))")
-            #expect(!all.messages.contains { $0.payload.contains(demoNetworkKey) })
+            #expect(!all.messages.contains { $0.payload.contains(demoNetworkKey) }, "\(all.messages.filter { $0.payload.contains(demoNetworkKey) }.map { $0.topic + " " + $0.payload })")
+
+            // A clean stop says goodbye: offline, retained.
+            #expect(await env.stopDaemon() == 0)
+            try await all.waitFor("tbrd offline") { $0.topic == "tbrd/bridge/state" && $0.payload == "offline" }
         }
     }
 
@@ -287,6 +291,56 @@ import Glibc
             try await broker.publish("tbrd/bridge/request/routers", "")
             try await sub.waitFor("the routers") { $0.topic == "tbrd/bridge/response/routers" && $0.json?["status"] as? String == "ok" }
             #expect(env.daemon?.isRunning == true)
+
+            // Killed, it says nothing; the broker says it for tbrd (the last will).
+            let state = try await broker.subscribe(["tbrd/bridge/state"])
+            defer { Task { await state.stop() } }
+            try await state.waitFor("online, retained") { $0.payload == "online" }
+            await env.stopDaemon(signal: SIGKILL)
+            try await state.waitFor("the will: offline") { $0.payload == "offline" }
+        }
+    }
+
+    @Test func mqttsChecksTheBrokerAgainstTheCAFile() async throws {
+        try await withDaemon { env throws in
+            // A CA of the test's own and a certificate for 127.0.0.1 it signed (Debian's openssl).
+            let openssl = try Executables.find("openssl", package: "openssl")
+            let pki = env.directory.appendingPathComponent("pki")
+            try FileManager.default.createDirectory(at: pki, withIntermediateDirectories: true)
+            func run(_ arguments: [String]) async throws {
+                let r = try await ProcessRunner.run(openssl, arguments)
+                guard r.status == 0 else { throw TestKitError("openssl \(arguments.first ?? ""): \(r.stderr)") }
+            }
+            let file = { (name: String) in pki.appendingPathComponent(name).path }
+            let curve = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"]
+            try await run(["req", "-x509"] + curve + ["-keyout", file("ca.key"), "-out", file("ca.pem"), "-subj", "/CN=tbrd test CA", "-days", "2"])
+            try await run(["req"] + curve + ["-keyout", file("broker.key"), "-out", file("broker.csr"), "-subj", "/CN=127.0.0.1"])
+            try "subjectAltName=IP:127.0.0.1\n".write(toFile: file("san"), atomically: true, encoding: .utf8)
+            try await run([
+                "x509", "-req", "-in", file("broker.csr"), "-CA", file("ca.pem"), "-CAkey", file("ca.key"), "-CAcreateserial", "-out",
+                file("broker.pem"), "-days", "2", "-extfile", file("san"),
+            ])
+            let broker = try await MosquittoBroker(
+                in: env.directory, name: "home", extra: "cafile \(file("ca.pem"))\ncertfile \(file("broker.pem"))\nkeyfile \(file("broker.key"))\n",
+                clientTLS: ["--cafile", file("ca.pem")])
+            defer { Task { await broker.stop() } }
+            try await env.startSimulator(["wpan0"])
+            let password = env.directory.appendingPathComponent("mqtt-password")
+            try (MosquittoBroker.users[0].1 + "\n").write(to: password, atomically: true, encoding: .utf8)
+            chmod(password.path, 0o600)
+            try await env.startDaemon(
+                try env.configuration(
+                    """
+                    mqtt-url = mqtts://127.0.0.1:\(broker.port)
+                    mqtt-ca-file = \(file("ca.pem"))
+                    mqtt-username = tbrd
+                    mqtt-password-file = \(password.path)
+
+                    """))
+            let sub = try await broker.subscribe(["tbrd/#"])
+            defer { Task { await sub.stop() } }
+            try await sub.waitFor("tbrd online over TLS") { $0.topic == "tbrd/bridge/state" && $0.payload == "online" }
+            try await sub.waitFor("wpan0's document") { $0.topic == "tbrd/routers/wpan0" }
         }
     }
 

@@ -14,6 +14,8 @@ final class MosquittoBroker: @unchecked Sendable {
     let name: String
     let port: Int
     var process: TestProcess
+    /// What mosquitto_sub and mosquitto_pub need to speak TLS to it (`--cafile`), when its listener does.
+    let clientTLS: [String]
 
     /// The users every broker of the tests knows: tbrd's own (whose ACL keeps it to its topics) and a
     /// home controller's, who may read and write everything.
@@ -28,8 +30,9 @@ final class MosquittoBroker: @unchecked Sendable {
         """
 
     /// Starts a broker named `name` in `directory` (`extra` joins its configuration: a bridge, persistence).
-    init(in directory: URL, name: String, extra: String = "") async throws {
+    init(in directory: URL, name: String, extra: String = "", clientTLS: [String] = []) async throws {
         self.directory = directory.appendingPathComponent(name)
+        self.clientTLS = clientTLS
         self.name = name
         try FileManager.default.createDirectory(at: self.directory, withIntermediateDirectories: true)
         let passwords = self.directory.appendingPathComponent("passwords")
@@ -96,7 +99,7 @@ final class MosquittoBroker: @unchecked Sendable {
     func subscribe(_ filters: [String], extra: [String] = []) async throws -> Subscription {
         let tool = try Executables.find("mosquitto_sub", package: "mosquitto-clients")
         let marker = "test/ready/\(UUID().uuidString)"
-        var arguments = ["-h", "127.0.0.1", "-p", "\(port)", "-u", "controller", "-P", "controller-password", "-F", "%r\\t%t\\t%p", "-t", marker]
+        var arguments = ["-h", "127.0.0.1", "-p", "\(port)", "-u", "controller", "-P", "controller-password", "-F", "%r\\t%t\\t%p", "-t", marker] + clientTLS
         for filter in filters { arguments += ["-t", filter] }
         let p = try TestProcess(tool, arguments + extra, directory: directory)
         let subscription = Subscription(process: p)
@@ -113,7 +116,7 @@ final class MosquittoBroker: @unchecked Sendable {
     func publish(_ topic: String, _ message: String, extra: [String] = []) async throws {
         let tool = try Executables.find("mosquitto_pub", package: "mosquitto-clients")
         let r = try await ProcessRunner.run(
-            tool, ["-h", "127.0.0.1", "-p", "\(port)", "-u", "controller", "-P", "controller-password", "-t", topic, "-m", message] + extra)
+            tool, ["-h", "127.0.0.1", "-p", "\(port)", "-u", "controller", "-P", "controller-password", "-t", topic, "-m", message] + clientTLS + extra)
         guard r.status == 0 else { throw TestKitError("mosquitto_pub \(topic): \(r.stderr)") }
     }
 
