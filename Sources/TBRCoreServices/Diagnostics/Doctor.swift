@@ -75,7 +75,9 @@ package enum Doctor {
                 return DiagnosticCheck("network-key", .warn, "the active dataset has no network key")
             }
             if wellKnownKeys.contains(key) {
-                let which = key.allSatisfy { $0 == 0 } ? "all zeros" : "the specification's example key 00112233445566778899aabbccddeeff"
+                // Named, never spelled: even a well-known key is a network key, and this message reaches
+                // logs, the HTTPS API's events and the MQTT broker.
+                let which = key.allSatisfy { $0 == 0 } ? "all zeros" : "the Thread specification's example key (00 11 22 … ff)"
                 return DiagnosticCheck(
                     "network-key", .fail, "the network key is \(which): anyone can join and read this network",
                     fix: "make a new network: tbrctl dataset new, then tbrctl network join -d \(r.id) with it")
