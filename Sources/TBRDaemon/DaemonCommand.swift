@@ -13,11 +13,14 @@ struct DaemonCommand: ParsableCommand {
             it runs under systemd). SIGTERM or SIGINT stop it gracefully (io.tbrd is released first, calls in \
             flight get shutdown-timeout seconds to finish; a second signal stops at once); SIGHUP re-reads the configuration \
             file (log-level takes effect at once, the rest at the next start). The D-Bus API is in \
-            docs/dbus-api.md; operations (install, policy, state, logs) in docs/operations.md.
+            docs/dbus-api.md, the HTTPS API (http-listen in tbrd.conf) in docs/http-api.md, MQTT and Home \
+            Assistant (mqtt-url) in docs/mqtt.md; operations (install, policy, state, logs) in docs/operations.md. \
+            A broker that is away or refuses tbrd does not stop it: tbrd serves on and connects again.
 
             Exit status: 0 stopped by a signal, 64 usage error, 69 the bus or the name io.tbrd is not \
-            available (tbrd already running?) or the bus went away while tbrd ran, 70 internal error, 73 the state database cannot be used, \
-            78 configuration error.
+            available (tbrd already running?) or the bus went away while tbrd ran, or the HTTPS API cannot \
+            listen, 70 internal error, 73 the state database cannot be used, 78 configuration error (a \
+            backup passphrase or MQTT password file others may read, libmosquitto missing).
             """,
         version: TBRDaemonMain.version,
         manual: ManualInfo(
