@@ -72,7 +72,10 @@ public struct HomeAssistantDiscovery: Sendable {
         _ component: String, object: String, name: String, device: JSON, stateTopic: String, valueTemplate: String, extra: [(String, JSON)] = []
     ) -> Config {
         var members: [(String, JSON)] = [
-            ("name", .string(name)), ("unique_id", .string(bridgeIdentifier + "_" + object)), ("object_id", .string(bridgeIdentifier + "_" + object)),
+            // default_entity_id (COMPONENT.ID): what Home Assistant reads since 2025.10 in place of object_id,
+            // which it stopped reading in 2026.4.
+            ("name", .string(name)), ("unique_id", .string(bridgeIdentifier + "_" + object)),
+            ("default_entity_id", .string(component + "." + String((bridgeIdentifier + "_" + object).map { $0 == "-" ? "_" : $0 }))),
             ("state_topic", .string(stateTopic)), ("value_template", .string(valueTemplate)), ("device", device), ("origin", origin),
         ]
         members += availability + extra
