@@ -9,7 +9,8 @@
 #     X --no-wait`: the option set and the statuses read back, as the request answers them; without
 #     --no-wait tbrctl also waits until the routers have applied it); the options alternate none/all;
 #     medians (goal <= 1.2x);
-#  3. tbrd's resident memory idle, with MQTT off and with MQTT on (connected, discovery published).
+#  3. tbrd's resident memory idle, with MQTT off (libmosquitto not mapped: checked) and with MQTT on
+#     (connected, discovery published; libmosquitto mapped).
 # Usage: bench/mqtt.sh [ROUNDS] [REQUESTS]   (defaults 20, 100)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -62,6 +63,7 @@ printf 'firewall = off\n' > "$work/tbrd.conf"
 start_tbrd
 sleep 3
 rss_off=$(rss "$tbrd")
+! grep -q libmosquitto "/proc/$tbrd/maps" || { echo "bench: tbrd with MQTT off has libmosquitto mapped" >&2; exit 1; }
 kill "$tbrd"; wait "$tbrd" 2>/dev/null || true
 
 # MQTT on from here.
@@ -72,6 +74,7 @@ wait_until sh -c "mosquitto_sub -h 127.0.0.1 -p $port -u bench -P bench-bench -t
 ctl structure create Home > /dev/null && ctl structure add Home wpan0 > /dev/null && ctl structure add Home wpan1 > /dev/null
 sleep 3
 rss_on=$(rss "$tbrd")
+grep -q libmosquitto "/proc/$tbrd/maps" || { echo "bench: tbrd with MQTT on has no libmosquitto mapped" >&2; exit 1; }
 
 # 1. The ePSKc end, both watchers at once.
 cat > "$work/epskc.py" <<'PY'
