@@ -178,6 +178,9 @@ extension MQTTClient {
             if rc == MOSQ_ERR_SUCCESS.rawValue, events.contains(.writable), watch != nil { rc = api.loopWrite(handle, 1) }
             guard watch != nil else { return }
             if rc != MOSQ_ERR_SUCCESS.rawValue {
+                // A broker of MQTT 3.1.1 answers a version 5 CONNECT with a CONNACK of 3.1.1's shape, which
+                // libmosquitto may take as a protocol error rather than a refusal.
+                if rc == MOSQ_ERR_PROTOCOL.rawValue, !connected { speak311() }
                 lost(rc == MOSQ_ERR_CONN_LOST.rawValue || rc == MOSQ_ERR_NO_CONN.rawValue ? "the broker closed the connection" : text(rc))
             } else {
                 updateWatch()
@@ -202,16 +205,23 @@ extension MQTTClient {
                 tell(.connected(version: version == Int32(MQTT_PROTOCOL_V5) ? "5" : "3.1.1"))
                 return
             }
-            if version == Int32(MQTT_PROTOCOL_V5), rc == Int32(MQTT_RC_UNSUPPORTED_PROTOCOL_VERSION.rawValue) || rc == Int32(CONNACK_REFUSED_PROTOCOL_VERSION.rawValue) {
-                // A broker of MQTT 3.1.1 only: spoken to in 3.1.1 from now on, at once.
-                version = Int32(MQTT_PROTOCOL_V311)
-                _ = api.intOption(handle, MOSQ_OPT_PROTOCOL_VERSION, version)
-                logger.notice("the MQTT broker speaks MQTT 3.1.1 only: connecting with it")
-                backoff = .zero
+            if rc == Int32(MQTT_RC_UNSUPPORTED_PROTOCOL_VERSION.rawValue) || rc == Int32(CONNACK_REFUSED_PROTOCOL_VERSION.rawValue), speak311() {
                 return
             }
             let why = (version == Int32(MQTT_PROTOCOL_V5) ? api.reasonText(rc) : api.connackText(rc)).map { String(cString: $0) } ?? "reason \(rc)"
             refusedReason = "the broker refused the connection: \(why)"
+        }
+
+        /// A broker of MQTT 3.1.1 only: spoken to in 3.1.1 from now on, and tried again at once (the
+        /// connection's end calls ``lost(_:)``, which sees the zero backoff). False when already so.
+        @discardableResult
+        private func speak311() -> Bool {
+            guard version == Int32(MQTT_PROTOCOL_V5) else { return false }
+            version = Int32(MQTT_PROTOCOL_V311)
+            _ = api.intOption(handle, MOSQ_OPT_PROTOCOL_VERSION, version)
+            logger.notice("the MQTT broker does not speak MQTT 5: connecting with MQTT 3.1.1")
+            backoff = .zero
+            return true
         }
 
         /// Why the broker refused the last CONNECT, reported when the connection then ends.
