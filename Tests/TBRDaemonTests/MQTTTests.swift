@@ -124,8 +124,11 @@ import Glibc
             let broker = try await Self.start(env, routers: ["wpan0", "wpan1"])
             defer { Task { await broker.stop() } }
             try await Self.makeHome(env)
-            let sub = try await broker.subscribe(["tbrd/#", "replies/#"])
+            let sub = try await broker.subscribe(["tbrd/#"])
             defer { Task { await sub.stop() } }
+            // An MQTT 5 controller's own answers, with the correlation data before the payload.
+            let replies = try await broker.subscribe(["replies/#"], extra: ["-V", "mqttv5"], payloadFormat: "%D %p")
+            defer { Task { await replies.stop() } }
 
             // Home Assistant's select: the bare word on the structure's command topic.
             try await broker.publish("tbrd/structures/Home/internet-access/set", "none")
@@ -148,7 +151,9 @@ import Glibc
             #expect(doc["status"] as? String == "ok" && doc["transaction"] as? String == "t-1")
             #expect((doc["data"] as? [String: Any])?["internetAccessOption"] as? String == "nat64Only")
             #expect(!response.retained)
-            try await sub.waitFor("the same answer on the MQTT 5 response topic") { $0.topic == "replies/controller" && $0.payload == response.payload }
+            try await replies.waitFor("the same answer on the MQTT 5 response topic, with its correlation data") {
+                $0.topic == "replies/controller" && $0.payload == "c-42 " + response.payload
+            }
 
             // A word that is no option: an error, and the select's state is published again unchanged.
             try await broker.publish("tbrd/bridge/request/structure/policy", #"{"structure": "Home", "internetAccessOption": "some"}"#)

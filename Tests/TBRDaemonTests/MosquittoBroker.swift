@@ -96,10 +96,12 @@ final class MosquittoBroker: @unchecked Sendable {
 
     /// `mosquitto_sub` as the home controller on `filters`, printing each message as retained flag, topic
     /// and payload; waits until it is subscribed (a marker of its own comes back).
-    func subscribe(_ filters: [String], extra: [String] = []) async throws -> Subscription {
+    /// (`payloadFormat`: mosquitto_sub's format of the payload field, `%p`; `%D %p` puts an MQTT 5
+    /// correlation data before it, with `-V mqttv5` in `extra`.)
+    func subscribe(_ filters: [String], extra: [String] = [], payloadFormat: String = "%p") async throws -> Subscription {
         let tool = try Executables.find("mosquitto_sub", package: "mosquitto-clients")
         let marker = "test/ready/\(UUID().uuidString)"
-        var arguments = ["-h", "127.0.0.1", "-p", "\(port)", "-u", "controller", "-P", "controller-password", "-F", "%r\\t%t\\t%p", "-t", marker] + clientTLS
+        var arguments = ["-h", "127.0.0.1", "-p", "\(port)", "-u", "controller", "-P", "controller-password", "-F", "%r\\t%t\\t" + payloadFormat, "-t", marker] + clientTLS
         for filter in filters { arguments += ["-t", filter] }
         let p = try TestProcess(tool, arguments + extra, directory: directory)
         let subscription = Subscription(process: p)
