@@ -39,7 +39,7 @@ BENCH_PACKAGES = gcc
 # And what make link-order needs.
 LINK_ORDER_PACKAGES = valgrind linux-perf
 
-.PHONY: all deps mbedtls bench-deps build link-order-check test stress tsan fuzz-smoke fuzz bench bench-quick demo install deb deb-check clean matter-server link-order
+.PHONY: all deps mbedtls bench-deps build link-order-check test stress tsan fuzz-smoke fuzz bench bench-quick demo install deb deb-check clean matter-server amqtt link-order
 
 all: build
 
@@ -70,7 +70,11 @@ build: mbedtls
 matter-server: deps
 	scripts/matter-server-venv.sh
 
-test: build matter-server
+# amqtt (PyPI), a broker of MQTT 3.1.1 only, for the test of tbrd's fallback from MQTT 5; cached in .build.
+amqtt: deps
+	scripts/amqtt-venv.sh
+
+test: build matter-server amqtt
 	$(SWIFT) build --build-tests $(SWIFT_FLAGS)
 	$(SWIFT) test --skip-build $(SWIFT_FLAGS)
 	@echo "make demo (checked as part of make test; its output: .build/demo.log)"

@@ -84,6 +84,10 @@ extension MQTTClient {
         private var watch: DescriptorWatch?
         private lazy var keepalive = QueueTimer(queue: queue) { [unowned self] in self.misc() }
         private lazy var retry = QueueTimer(queue: queue) { [unowned self] in self.attempt() }
+        /// A broker that accepted the TCP connection but does not answer CONNECT: given up on after
+        /// ``connackTimeout``.
+        private lazy var connackDeadline = QueueTimer(queue: queue) { [unowned self] in self.noConnack() }
+        static let connackTimeout = Duration.seconds(10)
         private(set) var connected = false {
             didSet { connectedNow.store(connected, ordering: .relaxed) }
         }
@@ -165,6 +169,19 @@ extension MQTTClient {
             }
             updateWatch()
             keepalive.arm(every: .seconds(max(1, options.keepAlive / 4)))
+            connackDeadline.arm(after: Self.connackTimeout)
+        }
+
+        /// No CONNACK in time. Some brokers of MQTT 3.1.1 never answer a version 5 CONNECT (amqtt waits for
+        /// the rest of what it takes for a 3.1.1 will): the next attempt, at once, speaks 3.1.1; one in
+        /// 3.1.1 that gets no answer either goes back to 5, after the backoff.
+        private func noConnack() {
+            guard watch != nil, !connected else { return }
+            if !speak311() {
+                version = Int32(MQTT_PROTOCOL_V5)
+                _ = api.intOption(handle, MOSQ_OPT_PROTOCOL_VERSION, version)
+            }
+            lost("the broker did not answer the connection within \(Self.connackTimeout.components.seconds) s")
         }
 
         private func updateWatch() {
@@ -195,6 +212,7 @@ extension MQTTClient {
 
         /// The broker's CONNACK (in a read, on the queue).
         private func connack(_ rc: Int32) {
+            connackDeadline.disarm()
             if rc == 0 {
                 connected = true
                 backoff = options.firstBackoff
@@ -281,6 +299,7 @@ extension MQTTClient {
             watch?.cancel()
             watch = nil
             keepalive.disarm()
+            connackDeadline.disarm()
             _ = api.disconnect(handle)
             if connected {
                 connected = false
@@ -326,6 +345,7 @@ extension MQTTClient {
             watch = nil
             keepalive.cancel()
             retry.cancel()
+            connackDeadline.cancel()
         }
     }
 }

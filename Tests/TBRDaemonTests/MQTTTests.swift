@@ -352,6 +352,48 @@ import Glibc
         }
     }
 
+    /// amqtt (PyPI, `make amqtt`), a broker of MQTT 3.1.1 only that never answers a version 5 CONNECT:
+    /// tbrd gives up on the answer after 10 s and speaks 3.1.1 to it from then on.
+    @Test func aBrokerOfMQTT311OnlyIsSpokenToIn311() async throws {
+        try await withDaemon { env throws in
+            var venv = Executables.productsDirectory
+            while venv.path != "/", venv.lastPathComponent != ".build" { venv.deleteLastPathComponent() }
+            let amqtt = venv.appendingPathComponent("amqtt-venv/bin/amqtt").path
+            guard FileManager.default.isExecutableFile(atPath: amqtt) else { throw TestKitError("amqtt is not installed: run `make amqtt` (make test does)") }
+            let port = try MosquittoBroker.freePort()
+            let config = env.directory.appendingPathComponent("amqtt.yaml")
+            try """
+                listeners:
+                  default:
+                    type: tcp
+                    bind: 127.0.0.1:\(port)
+                plugins:
+                  amqtt.plugins.authentication.AnonymousAuthPlugin:
+                    allow_anonymous: true
+                """.write(to: config, atomically: true, encoding: .utf8)
+            let broker = try TestProcess(amqtt, ["-c", config.path], directory: env.directory)
+            defer { Task { _ = await broker.terminate() } }
+            try await eventually("amqtt listens", timeout: .seconds(30), wakingOn: broker.wakeups) {
+                broker.stderr.contains("bind to 127.0.0.1:\(port)") || broker.stdout.contains("bind to 127.0.0.1:\(port)") || !broker.isRunning
+            }
+            guard broker.isRunning else { throw TestKitError("amqtt: \(broker.stderr)") }
+            try await env.startSimulator(["wpan0"])
+            try await env.startDaemon(try env.configuration("mqtt-url = mqtt://127.0.0.1:\(port)\n"))
+            let daemon = try #require(env.daemon)
+            try await eventually("tbrd connected in MQTT 3.1.1", timeout: .seconds(60), wakingOn: daemon.wakeups) {
+                daemon.stderr.contains("connected to the broker protocol=3.1.1")
+            }
+            #expect(daemon.stderr.contains("does not speak MQTT 5"))
+            let sub = MosquittoBroker.Subscription(
+                process: try TestProcess(
+                    try Executables.find("mosquitto_sub", package: "mosquitto-clients"),
+                    ["-h", "127.0.0.1", "-p", "\(port)", "-V", "mqttv311", "-F", "%r\\t%t\\t%p", "-t", "tbrd/#"], directory: env.directory))
+            defer { Task { await sub.stop() } }
+            try await sub.waitFor("tbrd's state, retained") { $0.topic == "tbrd/bridge/state" && $0.payload == "online" }
+            try await sub.waitFor("wpan0, retained") { $0.topic == "tbrd/routers/wpan0/status" }
+        }
+    }
+
     @Test func aFleetBrokerSeesEveryHomesRouters() async throws {
         try await withDaemon { home1 throws in
             try await withDaemon { home2 throws in
