@@ -119,6 +119,41 @@ import Glibc
         }
     }
 
+    /// A border router on another host (REST) added: it appears with its discovery configs; removed, its
+    /// topics and configs are cleared.
+    @Test func aRouterAddedAppearsAndARouterRemovedIsCleared() async throws {
+        try await withDaemon { env throws in
+            let agentBus = try await PrivateBus.start()
+            defer { agentBus.stop() }
+            let sim = try TestProcess(
+                try Executables.product("otbr-sim"),
+                ["--bus", agentBus.address, "--interface", "wpan3", "--dataset", demoDataset, "--role-delay", "50", "--rest", "0"],
+                directory: env.directory)
+            defer { Task { _ = await sim.terminate() } }
+            try await eventually("otbr-sim serves REST", wakingOn: sim.wakeups) { sim.stdout.contains("rest wpan3 ") || !sim.isRunning }
+            let url = String(try #require(sim.stdout.split(separator: "\n").first { $0.hasPrefix("rest wpan3 ") }?.split(separator: " ").last))
+            let broker = try await Self.start(env, routers: ["wpan0"], "rest-poll-interval = 0.2\n")
+            defer { Task { await broker.stop() } }
+            let sub = try await broker.subscribe(["tbrd/#", "homeassistant/#"])
+            defer { Task { await sub.stop() } }
+            try await sub.waitFor("wpan0 published") { $0.topic == "tbrd/routers/wpan0" }
+
+            try await Self.tbrctl(env, ["router", "add", url, "--id", "garage"])
+            try await sub.waitFor("the new router's document") { $0.topic == "tbrd/routers/garage" && $0.json?["transport"] as? String == "rest" }
+            try await sub.waitFor("its six configs") { _ in
+                sub.messages.filter { $0.topic.contains("/router_garage_") && $0.topic.hasSuffix("/config") && !$0.payload.isEmpty }.count == 6
+            }
+            try await sub.waitFor("tbrd's info lists it") { $0.topic == "tbrd/bridge/info" && ($0.json?["routers"] as? [String]) == ["garage", "wpan0"] }
+
+            try await Self.tbrctl(env, ["router", "remove", "garage"])
+            try await sub.waitFor("its configs and topics cleared") { _ in
+                sub.messages.filter { $0.topic.contains("/router_garage_") && $0.topic.hasSuffix("/config") && $0.payload.isEmpty }.count == 6
+                    && sub.last("tbrd/routers/garage")?.payload == "" && sub.last("tbrd/routers/garage/status")?.payload == ""
+            }
+            try await sub.waitFor("tbrd's info without it") { _ in (sub.last("tbrd/bridge/info")?.json?["routers"] as? [String]) == ["wpan0"] }
+        }
+    }
+
     @Test func oneMessageSetsAStructuresInternetAccessAndTheStateFollows() async throws {
         try await withDaemon { env throws in
             let broker = try await Self.start(env, routers: ["wpan0", "wpan1"])
