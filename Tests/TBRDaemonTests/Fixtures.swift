@@ -134,6 +134,31 @@ final class DaemonEnvironment: @unchecked Sendable {
     }
 }
 
+/// A border router "on another host": otbr-sim serving `interface` on a bus of its own, which tbrd
+/// does not see, with its REST API on a free port.
+final class RemoteAgent: Sendable {
+    let bus: PrivateBus
+    let simulator: TestProcess
+    /// Its REST API's base URL, for `tbrctl router add`.
+    let url: String
+
+    init(in env: DaemonEnvironment, interface: String) async throws {
+        bus = try await PrivateBus.start()
+        simulator = try TestProcess(
+            try Executables.product("otbr-sim"),
+            ["--bus", bus.address, "--interface", interface, "--dataset", demoDataset, "--role-delay", "50", "--rest", "0"],
+            directory: env.directory)
+        let sim = simulator
+        try await eventually("otbr-sim serves REST", wakingOn: sim.wakeups) { sim.stdout.contains("rest \(interface) ") || !sim.isRunning }
+        url = String(try #require(sim.stdout.split(separator: "\n").first { $0.hasPrefix("rest \(interface) ") }?.split(separator: " ").last))
+    }
+
+    func stop() async {
+        _ = await simulator.terminate()
+        bus.stop()
+    }
+}
+
 /// Runs `body` with a fresh ``DaemonEnvironment``, cleaned up whatever happens.
 func withDaemon(policy: String = PrivateBus.permissivePolicy, _ body: (DaemonEnvironment) async throws -> Void) async throws {
     try await withPrivateBus(policy: policy) { bus in

@@ -152,15 +152,9 @@ import Testing
     /// "disable"`, then `DELETE /node`): tbrd notices it by polling and joins it back.
     @Test func aRESTRouterResetThroughItsAPIComesBackWithAuto() async throws {
         try await withDaemon { env throws in
-            let agentBus = try await PrivateBus.start()
-            defer { agentBus.stop() }
-            let sim = try TestProcess(
-                try Executables.product("otbr-sim"),
-                ["--bus", agentBus.address, "--interface", "wpan3", "--dataset", demoDataset, "--role-delay", "50", "--rest", "0"],
-                directory: env.directory)
-            defer { Task { _ = await sim.terminate() } }
-            try await eventually("otbr-sim serves REST", wakingOn: sim.wakeups) { sim.stdout.contains("rest wpan3 ") || !sim.isRunning }
-            let url = String(try #require(sim.stdout.split(separator: "\n").first { $0.hasPrefix("rest wpan3 ") }?.split(separator: " ").last))
+            let remote = try await RemoteAgent(in: env, interface: "wpan3")
+            defer { Task { await remote.stop() } }
+            let url = remote.url
             try await env.startDaemon(try env.configuration("rest-poll-interval = 0.2\n"))
             for step in [
                 ["router", "add", url, "--id", "remote"], ["structure", "create", "Home"], ["structure", "add", "Home", "remote"],
