@@ -7,14 +7,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 venv=${AMQTT_VENV:-.build/amqtt-venv}
 version=${AMQTT_VERSION:-0.12.1}
-stamp="$venv/.tbrd-installed-$version"
-[ -f "$stamp" ] && [ -x "$venv/bin/amqtt" ] && exit 0
+source scripts/pip-venv.sh
+pip_venv_ready "$venv" "amqtt==$version" amqtt && exit 0
 python=${PYTHON:-python3}
 command -v "$python" >/dev/null || { echo "amqtt: no $python (apt-get install python3 python3-venv)" >&2; exit 69; }
-echo "amqtt: installing amqtt==$version into $venv with $python ($("$python" --version 2>&1))" >&2
-rm -rf "$venv"
-"$python" -m venv "$venv"
-"$venv/bin/python" -m pip install --quiet --disable-pip-version-check "amqtt==$version"
-"$venv/bin/amqtt" --help >/dev/null
-touch "$stamp"
-echo "amqtt: ready ($venv/bin/amqtt)" >&2
+pip_venv amqtt "$python" "$venv" "amqtt==$version" amqtt

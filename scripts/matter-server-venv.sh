@@ -8,8 +8,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 venv=${MATTER_SERVER_VENV:-.build/matter-server-venv}
 version=${MATTER_SERVER_VERSION:-8.1.2}
-stamp="$venv/.tbrd-installed-$version"
-[ -f "$stamp" ] && [ -x "$venv/bin/matter-server" ] && exit 0
+requirement="python-matter-server[server]==$version"
+source scripts/pip-venv.sh
+pip_venv_ready "$venv" "$requirement" matter-server && exit 0
 
 good() { "$1" -c 'import sys, venv; sys.exit(0 if sys.version_info >= (3, 12) else 1)' 2>/dev/null; }
 python=""
@@ -26,10 +27,4 @@ if [ -z "$python" ]; then
   echo "  (tried: ${candidates[*]:-nothing}); install one (for example 'pyenv install 3.12') or set PYTHON=/path/to/python3.12" >&2
   exit 69
 fi
-echo "matter-server: installing python-matter-server[server]==$version into $venv with $python ($("$python" --version 2>&1))" >&2
-rm -rf "$venv"
-"$python" -m venv "$venv"
-"$venv/bin/python" -m pip install --quiet --disable-pip-version-check "python-matter-server[server]==$version"
-"$venv/bin/matter-server" --help >/dev/null
-touch "$stamp"
-echo "matter-server: ready ($venv/bin/matter-server)" >&2
+pip_venv matter-server "$python" "$venv" "$requirement" matter-server
