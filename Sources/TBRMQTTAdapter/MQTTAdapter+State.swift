@@ -31,9 +31,10 @@ extension MQTTAdapter {
     private func publishAll() async {
         published.withLock { $0.payloads.removeAll() }
         client.publish(MQTTMessage(topic: settings.topics.bridgeState, text: "online", retain: true))
-        await publishRouters()
-        await publishStructures()
-        await publishDiscovery()
+        // Each router's and structure's configs with its documents (one read of each router), then tbrd's own.
+        await publishRouters(withDiscovery: true)
+        await publishStructures(withDiscovery: true)
+        if let discovery { for config in discovery.bridge() { publish(config) } }
         await publishInfo()
     }
 
@@ -50,21 +51,22 @@ extension MQTTAdapter {
         client.publish(MQTTMessage(topic: topic, payload: [], retain: true))
     }
 
-    /// Every router's documents; those gone since are cleared.
-    private func publishRouters() async {
+    /// Every router's documents (and its discovery configs when `withDiscovery`, else only for those new);
+    /// those gone since are cleared.
+    private func publishRouters(withDiscovery: Bool) async {
         let ids = Set(await core.routers.routerListings().map(\.id))
         let gone = published.withLock { p in
             defer { p.routers = ids }
             return p.routers.subtracting(ids)
         }
         for id in gone { clearRouter(id) }
-        for id in ids.sorted() { _ = await publishRouter(id) }
+        for id in ids.sorted() { _ = await publishRouter(id, withDiscovery: withDiscovery) }
     }
 
     /// Router `id`'s documents (and its discovery when it is new), or their clearing when it is gone;
     /// whether the set of routers changed.
     @discardableResult
-    func publishRouter(_ id: String) async -> Bool {
+    func publishRouter(_ id: String, withDiscovery: Bool = false) async -> Bool {
         let topics = settings.topics
         let info: RouterInfo
         do { info = try await core.routers.routerInfo(id) } catch let error as CoreError where error.condition == .notFound {
@@ -78,7 +80,7 @@ extension MQTTAdapter {
         retained(topics.router(info.id), info)
         if let reading = try? await core.health.reading(of: info.id) { retained(topics.routerStatus(info.id), reading) }
         let added = published.withLock { $0.routers.insert(info.id).inserted }
-        if added, let discovery { for config in discovery.router(Self.device(info)) { publish(config) } }
+        if added || withDiscovery, let discovery { for config in discovery.router(Self.device(info)) { publish(config) } }
         return added
     }
 
@@ -94,9 +96,9 @@ extension MQTTAdapter {
         if let discovery { for topic in discovery.routerTopics(id) { clear(topic) } }
     }
 
-    /// Every structure's documents (`structure show` and its network directory); those deleted since are
-    /// cleared.
-    private func publishStructures() async {
+    /// Every structure's documents (`structure show` and its network directory), and its discovery
+    /// configs when `withDiscovery` (else only for those new); those deleted since are cleared.
+    private func publishStructures(withDiscovery: Bool = false) async {
         let views: [StructureView]
         do { views = try await core.structures.structureViews() } catch {
             logger.warning("MQTT: the structures could not be read", [("error", "\(error)")])
@@ -116,7 +118,7 @@ extension MQTTAdapter {
         for view in views {
             retained(topics.structure(view.name), view)
             if let networks = try? await core.structures.networks(of: view.name) { retained(topics.structureNetworks(view.name), networks) }
-            if added.contains(view.name), let discovery { for config in discovery.structure(view.name) { publish(config) } }
+            if withDiscovery || added.contains(view.name), let discovery { for config in discovery.structure(view.name) { publish(config) } }
         }
     }
 
